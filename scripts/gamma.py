@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Goodman-Kruskal gamma between an ordinal reference label and one or more scores.
+
+Usage: gamma.py LABELS_FILE LEVELS SCORES_FILE [SCORES_FILE...]
+  LABELS_FILE  one label per line
+  LEVELS       comma-separated labels, easiest first
+  SCORES_FILE  CSV with a header; every column is a score (numeric, or a grade/class name,
+               mapped through ORDER below); rows align with LABELS_FILE
+Prints one line per score column: name, gamma, and the score's median per reference level.
+Pairs tied on the label or on the score are left out (the usual gamma).
+"""
+import bisect
+import csv
+import statistics
+import sys
+
+ORDER = {  # ordinal names that appear as scores
+    "easy": 0, "medium": 1, "hard": 2, "expert": 3,                 # our grades
+    "simple": 0, "intermediate": 2,                                 # QQWing classes (easy=1 below)
+}
+QQWING = {"simple": 0, "easy": 1, "intermediate": 2, "expert": 3}
+
+
+def gamma(labels, scores):
+    """(concordant - discordant) / (concordant + discordant) over label-ordered pairs."""
+    levels = sorted(set(labels))
+    groups = {lv: sorted(s for l, s in zip(labels, scores) if l == lv) for lv in levels}
+    conc = disc = 0
+    for i, lo in enumerate(levels):
+        for hi in levels[i + 1:]:
+            b = groups[hi]
+            for x in groups[lo]:
+                conc += len(b) - bisect.bisect_right(b, x)
+                disc += bisect.bisect_left(b, x)
+    return (conc - disc) / (conc + disc) if conc + disc else float("nan")
+
+
+def to_number(v, column):
+    try:
+        return float(v)
+    except ValueError:
+        table = QQWING if column.lower().startswith("qqwing") else ORDER
+        return float(table[v.strip().lower()])
+
+
+def main():
+    labels_file, levels, *score_files = sys.argv[1:]
+    rank = {name: i for i, name in enumerate(levels.split(","))}
+    labels = [rank[line.strip()] for line in open(labels_file) if line.strip()]
+    for path in score_files:
+        rows = list(csv.DictReader(open(path)))
+        if len(rows) != len(labels):
+            sys.exit(f"{path}: {len(rows)} rows but {len(labels)} labels")
+        for col in rows[0].keys():
+            scores = [to_number(r[col], col) for r in rows]
+            g = gamma(labels, scores)
+            medians = []
+            for name, lv in sorted(rank.items(), key=lambda kv: kv[1]):
+                xs = [s for l, s in zip(labels, scores) if l == lv]
+                if xs:
+                    medians.append(f"{name}={statistics.median(xs):g}")
+            print(f"  {col:<16} gamma={g:.3f}   median per level: {' '.join(medians)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+//! The command line (clap derive). Doc comments here are the `--help` text.
+
+use crate::kinds::sudoku::Symmetry;
+use crate::kinds::KindId;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Mass-produces seeded, uniquely solvable, strategy-graded logic puzzles as puzzle books.
+#[derive(Parser, Debug)]
+#[command(name = "puzzle-factory", version, about)]
+pub struct Cli {
+    /// Puzzle kind.
+    #[arg(long, global = true, value_enum, default_value_t = KindId::Sudoku)]
+    pub kind: KindId,
+    /// TOML settings merged over the built-in defaults (see config/<kind>.toml).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Worker threads [default: all cores]. Output does not depend on it.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, global = true)]
+    pub quiet: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run N seeded candidates through generate → unique → rate → grade and write the book to DIR.
+    Generate {
+        /// Number of candidates.
+        #[arg(long, default_value_t = 1000)]
+        count: u64,
+        /// Master seed: with the kind and parameters it fixes every candidate.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory (created if missing).
+        #[arg(long, default_value = "output/book")]
+        out: PathBuf,
+        /// Grid size (KenKen).
+        #[arg(long)]
+        size: Option<u8>,
+        /// Rows including the clue border (Kakuro).
+        #[arg(long)]
+        rows: Option<u16>,
+        /// Columns including the clue border (Kakuro).
+        #[arg(long)]
+        cols: Option<u16>,
+        /// Clue symmetry (Sudoku), overriding the config.
+        #[arg(long, value_enum)]
+        symmetry: Option<Symmetry>,
+    },
+    /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
+    Rate {
+        /// Input file; '-' or absent for stdin.
+        input: Option<PathBuf>,
+    },
+    /// Count solutions (stopping at 2) and print the first; CSV to stdout.
+    Solve {
+        /// Input file; '-' or absent for stdin.
+        input: Option<PathBuf>,
+    },
+    /// Rebuild candidate I of a run from its master seed, with the full step log.
+    Replay {
+        /// Master seed of the run.
+        #[arg(long)]
+        seed: u64,
+        /// Candidate index.
+        #[arg(long)]
+        index: u64,
+        /// Clue symmetry (Sudoku), as the run used.
+        #[arg(long, value_enum)]
+        symmetry: Option<Symmetry>,
+    },
+}

@@ -1,0 +1,79 @@
+//! `generate`: the main job. Streams every accepted candidate into the book, counts the rest,
+//! and drives the progress bar, all on the main thread in candidate order.
+
+use crate::book::{BookWriter, Record, Stats};
+use crate::config::RunConfig;
+use crate::kinds::Kind;
+use crate::pipeline::{batch, Context};
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn progress(count: u64, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::new(count);
+    if quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {per_sec} ETA {eta} {msg}",
+            )
+            .expect("valid template"),
+        );
+    }
+    bar
+}
+
+pub fn generate<K: Kind>(
+    cfg: &RunConfig<K::Params>,
+    count: u64,
+    master: u64,
+    out: &Path,
+    quiet: bool,
+) -> Result<Stats> {
+    let started = Instant::now();
+    let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds);
+    let mut book = BookWriter::create::<K>(out)?;
+    let mut stats = Stats::new::<K>();
+    let bar = progress(count, quiet);
+    let mut write_time = Duration::ZERO;
+    batch::run_ordered(&ctx, 0..count, cfg.run.chunk, |p| -> Result<()> {
+        stats.add(&p);
+        if let Ok(acc) = &p.outcome {
+            let t = Instant::now();
+            book.write(acc.grade, &Record::new(master, p.index, acc))?;
+            write_time += t.elapsed();
+        }
+        bar.inc(1);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let calibration = stats.to_json::<K>(&cfg.thresholds, started.elapsed(), write_time);
+    let manifest = json!({
+        "program": "puzzle-factory",
+        "version": env!("CARGO_PKG_VERSION"),
+        "kind": K::ID.name(),
+        "parameters": cfg.params,
+        "seed": master,
+        "count": count,
+        "config": cfg.table,
+    });
+    book.finish(&calibration, &manifest)?;
+    if !quiet {
+        let per_grade: Vec<String> = crate::grade::Grade::ALL
+            .iter()
+            .map(|g| format!("{} {}", g.name(), stats.count(*g)))
+            .collect();
+        eprintln!(
+            "{} of {count} candidates accepted ({}) in {:.1}s → {}",
+            stats.accepted(),
+            per_grade.join(", "),
+            started.elapsed().as_secs_f64(),
+            out.display()
+        );
+    }
+    Ok(stats)
+}

@@ -1,0 +1,30 @@
+//! `replay`: rebuild candidate I of a run from its master seed and print its book record (the
+//! same line `puzzles.jsonl` holds) followed by the rater's full step log, one level try a line.
+
+use crate::book::Record;
+use crate::config::RunConfig;
+use crate::kinds::Kind;
+use crate::pipeline::{process, Context};
+use anyhow::Result;
+
+pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, master: u64, index: u64) -> Result<()> {
+    let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds);
+    let mut log = Vec::new();
+    let p = process(&ctx, index, Some(&mut log));
+    match &p.outcome {
+        Ok(acc) => println!("{}", Record::new(master, index, acc).json),
+        Err(reason) => println!("# candidate {index} was rejected: {}", reason.name()),
+    }
+    for (i, e) in log.iter().enumerate() {
+        println!(
+            "# try {:>4}  level {}  situations {:>5}  successes {:>4}  cost {:>8.2}  {}",
+            i + 1,
+            e.level,
+            e.situations,
+            e.successes,
+            e.cost,
+            e.applied.as_deref().unwrap_or("-")
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,8 @@
+//! What the puzzle kinds share: a typed set of digits and small helpers.
+//!
+//! Kept free of any one kind's rules so that Sudoku, KenKen and Kakuro can all build their
+//! candidate grids from the same pieces.
+
+pub mod bitset;
+
+pub use bitset::DigitSet;

@@ -1,0 +1,153 @@
+//! CLI flags + `config/<kind>.toml` → one validated, immutable `RunConfig`.
+//!
+//! The built-in defaults are the files in `config/`, compiled into the binary, so the program
+//! runs anywhere. `--config FILE` is merged over them key by key, so a user file only needs the
+//! keys it changes. Unknown keys, wrong types and bad thresholds are refused with a message
+//! that names the key; such errors are `UsageError`s (exit code 2).
+
+use crate::grade::Thresholds;
+use crate::kinds::KindId;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// An error in how the program was called or configured: exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+fn builtin(kind: KindId) -> &'static str {
+    match kind {
+        KindId::Sudoku => include_str!("../config/sudoku.toml"),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Grades {
+    k1: f64,
+    k2: f64,
+    k3: f64,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RunSection {
+    /// Candidates per ordered chunk.
+    pub chunk: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig<P> {
+    grades: Grades,
+    generate: P,
+    run: RunSection,
+}
+
+/// Everything a run needs, validated.
+#[derive(Clone, Debug)]
+pub struct RunConfig<P> {
+    pub kind: KindId,
+    pub thresholds: Thresholds,
+    pub params: P,
+    pub run: RunSection,
+    /// The merged configuration as used, for the manifest.
+    pub table: toml::Table,
+}
+
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// The merged configuration table for `kind`: built-in defaults, then `user` over them.
+pub fn load_table(kind: KindId, user: Option<&Path>) -> Result<toml::Table, UsageError> {
+    let mut table: toml::Table = builtin(kind).parse().expect("built-in config parses");
+    if let Some(path) = user {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
+        let over: toml::Table = text
+            .parse()
+            .map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
+        merge(&mut table, over);
+    }
+    Ok(table)
+}
+
+/// Validate a merged table into a `RunConfig` for a kind with parameters `P`.
+pub fn from_table<P: DeserializeOwned>(
+    kind: KindId,
+    table: toml::Table,
+    source: &str,
+) -> Result<RunConfig<P>, UsageError> {
+    let file: FileConfig<P> = table
+        .clone()
+        .try_into()
+        .map_err(|e: toml::de::Error| UsageError(format!("{source}: {}", e.message().trim())))?;
+    let thresholds = Thresholds::new(file.grades.k1, file.grades.k2, file.grades.k3)
+        .map_err(|e| UsageError(format!("{source}: [grades] {e}")))?;
+    if !(1..=1_000_000).contains(&file.run.chunk) {
+        return Err(UsageError(format!(
+            "{source}: [run] chunk must be 1 to 1000000, got {}",
+            file.run.chunk
+        )));
+    }
+    Ok(RunConfig {
+        kind,
+        thresholds,
+        params: file.generate,
+        run: file.run,
+        table,
+    })
+}
+
+/// Load and validate the configuration of `kind`, with `user` merged over the defaults.
+pub fn load<P: DeserializeOwned>(
+    kind: KindId,
+    user: Option<&Path>,
+) -> Result<RunConfig<P>, UsageError> {
+    let source = match user {
+        Some(p) => format!("--config {}", p.display()),
+        None => format!("built-in config/{}.toml", kind.name()),
+    };
+    from_table(kind, load_table(kind, user)?, &source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::sudoku::SudokuParams;
+
+    fn with(text: &str) -> Result<RunConfig<SudokuParams>, UsageError> {
+        let mut table: toml::Table = builtin(KindId::Sudoku).parse().unwrap();
+        merge(&mut table, text.parse().unwrap());
+        from_table(KindId::Sudoku, table, "test")
+    }
+
+    #[test]
+    fn builtin_defaults_load() {
+        let c: RunConfig<SudokuParams> = load(KindId::Sudoku, None).unwrap();
+        assert_eq!(c.params, SudokuParams::default());
+        assert_eq!(c.thresholds.k(), [78.69, 231.93, 364.19]);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let e = with("[grades]\nk1 = 300.0\n").unwrap_err().0;
+        assert!(e.contains("k1=300") && e.contains("k2=231.93"), "{e}");
+        let e = with("[generate]\nsymetry = \"none\"\n").unwrap_err().0;
+        assert!(e.contains("symetry"), "{e}");
+        let e = with("[grades]\nk2 = \"x\"\n").unwrap_err().0;
+        assert!(e.contains("k2") || e.contains("invalid type"), "{e}");
+        let e = with("[run]\nchunk = 0\n").unwrap_err().0;
+        assert!(e.contains("chunk"), "{e}");
+        assert!(with("[generate]\nsymmetry = \"mirror\"\n").is_ok());
+    }
+}

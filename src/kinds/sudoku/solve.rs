@@ -1,0 +1,606 @@
+//! The fast Sudoku solution counter (count to a limit, usually 2): the hot path of generation.
+//!
+//! Shape: candidates are stored per digit and per band (three rows), 27 bits each: bit
+//! `row_in_band * 9 + col`. This is the band layout of the JCZSolve family of solvers, chosen
+//! because one digit's whole band fits a `u32` and the band's row/box interactions become table
+//! look-ups. Our tables are derived below from the rules themselves with `const fn`s:
+//!
+//! * a digit occupies one cell in each row and each box of a band, so the *minirows* (row ∩
+//!   box) it uses form a permutation of the 3×3 row×box matrix; [`BAND_OK`] keeps only minirows
+//!   that lie on some permutation allowed by the current candidates (this is pointing and
+//!   claiming at once, plus hidden singles inside the band), [`FORCED`] marks the minirows on
+//!   every such permutation;
+//! * a box whose candidates lie in one column fixes the digit in that column for the band, so
+//!   the column is cleared in the other two bands ([`OTHER_BANDS_OK`]); a forced minirow in a
+//!   box with one column is a solved cell ([`ONE_COL_BOXES`]).
+//!
+//! Naked singles and bivalue cells are found by bit-sliced counting over the nine digits.
+//! Search branches on a bivalue cell when one exists, else on the first unsolved cell.
+//!
+//! Invariant: `unsolved[band]` holds the cells not yet fixed; a cell leaves it only when exactly
+//! one digit remains for it and every peer has lost that digit, so `unsolved == 0` is a
+//! solution. The plain reference solver lives in the tests (`tests/common`).
+
+const ALL: u32 = (1 << 27) - 1;
+
+const fn build_shrink() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < 512 {
+        let mut v = 0;
+        let mut b = 0;
+        while b < 3 {
+            if (i >> (3 * b)) & 7 != 0 {
+                v |= 1 << b;
+            }
+            b += 1;
+        }
+        t[i] = v;
+        i += 1;
+    }
+    t
+}
+
+/// For a 9-bit row of one band (or a 9-bit minirow mask `r*3+b`): bit k set when any of
+/// bits 3k..3k+3 is set.
+static SHRINK: [u32; 512] = build_shrink();
+
+/// The six ways a digit can sit in a band: `PERMS[p][row] = box`.
+const PERMS: [[u32; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+const fn build_band_tables() -> ([u32; 512], [u32; 512]) {
+    let mut ok = [0u32; 512];
+    let mut forced = [0u32; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        let mut union = 0u32;
+        let mut inter = 511u32;
+        let mut any = false;
+        let mut p = 0;
+        while p < 6 {
+            let mr = (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]));
+            if mask & mr == mr {
+                any = true;
+                union |= mr;
+                inter &= mr;
+            }
+            p += 1;
+        }
+        let mut cells = 0u32;
+        let mut k = 0;
+        while k < 9 {
+            if union & (1 << k) != 0 {
+                let (r, b) = (k / 3, k % 3);
+                cells |= 7 << (r * 9 + b * 3);
+            }
+            k += 1;
+        }
+        ok[mask as usize] = cells;
+        forced[mask as usize] = if any { inter } else { 0 };
+        mask += 1;
+    }
+    (ok, forced)
+}
+
+const BAND_TABLES: ([u32; 512], [u32; 512]) = build_band_tables();
+/// Minirow mask (bit `row*3+box`) → the band's cells that lie on an allowed permutation.
+static BAND_OK: [u32; 512] = BAND_TABLES.0;
+/// Minirow mask → the minirows every allowed permutation uses.
+static FORCED: [u32; 512] = BAND_TABLES.1;
+
+const fn build_column_tables() -> ([u32; 512], [u32; 512]) {
+    let mut boxes_t = [0u32; 512];
+    let mut other_t = [0u32; 512];
+    let mut cols: u32 = 0;
+    while cols < 512 {
+        let mut boxes = 0u32;
+        let mut other = ALL;
+        let mut b = 0;
+        while b < 3 {
+            let c: u32 = (cols >> (3 * b)) & 7;
+            if c.count_ones() == 1 {
+                boxes |= (1 << b) | (1 << (3 + b)) | (1 << (6 + b));
+                let col = 3 * b + c.trailing_zeros();
+                other &= !(0o001_001_001 << col);
+            }
+            b += 1;
+        }
+        boxes_t[cols as usize] = boxes;
+        other_t[cols as usize] = other;
+        cols += 1;
+    }
+    (boxes_t, other_t)
+}
+
+const COLUMN_TABLES: ([u32; 512], [u32; 512]) = build_column_tables();
+/// Possible-columns mask of one band → minirows (all rows) of boxes confined to one column.
+static ONE_COL_BOXES: [u32; 512] = COLUMN_TABLES.0;
+/// Possible-columns mask of one band → what the other two bands may keep.
+static OTHER_BANDS_OK: [u32; 512] = COLUMN_TABLES.1;
+
+const fn build_self_mask() -> [u32; 27] {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        let (r, c) = (p / 9, p % 9);
+        let bx = c / 3;
+        let mut m = ALL & !(0o777 << (r * 9));
+        let mut rr = 0;
+        while rr < 3 {
+            m &= !(7 << (rr * 9 + bx * 3));
+            rr += 1;
+        }
+        t[p] = m | (1 << p);
+        p += 1;
+    }
+    t
+}
+/// Cell position in band → what its digit's band may keep (row and box peers removed).
+static SELF_MASK: [u32; 27] = build_self_mask();
+
+const ROW_CELLS: [u32; 8] = [
+    0,
+    0o777,
+    0o777_000,
+    0o777_777,
+    0o777_000_000,
+    0o777_000_777,
+    0o777_777_000,
+    0o777_777_777,
+];
+
+#[inline(always)]
+fn other_bands(sb: usize) -> (usize, usize) {
+    let d = sb - sb % 3;
+    let b = sb % 3;
+    (d + (b + 1) % 3, d + (b + 2) % 3)
+}
+
+/// Marker: the position has no solution.
+#[derive(Debug)]
+struct Dead;
+
+/// The solver state. `Copy` on purpose: branching copies the 150-byte state.
+#[derive(Clone, Copy)]
+pub struct BandSolver {
+    /// Candidates of digit `d` (0-based) in band `b`: `cand[d * 3 + b]`.
+    cand: [u32; 27],
+    /// `cand` as last processed by `update`, to skip unchanged digit-bands.
+    seen: [u32; 27],
+    unsolved: [u32; 3],
+    bivalue: [u32; 3],
+}
+
+/// What a search found: how many solutions (up to the limit) and the first one.
+pub struct Found {
+    pub count: usize,
+    pub first: Option<[u8; 81]>,
+}
+
+struct Search {
+    limit: usize,
+    count: usize,
+    first: Option<[u8; 81]>,
+}
+
+impl BandSolver {
+    /// A solver for `grid` (0 = empty, else digit 1-9). `None` when the givens clash.
+    ///
+    /// Built in one pass (what each given forbids is OR-ed into per-digit-band masks) rather
+    /// than by `place` per given: generation builds a solver for every clue it tries to remove.
+    pub fn new(grid: &[u8; 81]) -> Option<BandSolver> {
+        let mut forbid = [0u32; 27];
+        let mut placed = [0u32; 27];
+        let mut filled = [0u32; 3];
+        for (cell, &d) in grid.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let (band, pos) = (cell / 27, cell % 27);
+            let bit = 1u32 << pos;
+            let sb = (d as usize - 1) * 3 + band;
+            filled[band] |= bit;
+            placed[sb] |= bit;
+            forbid[sb] |= !SELF_MASK[pos] & ALL;
+            let col = 0o001_001_001u32 << (pos % 9);
+            let (o1, o2) = other_bands(sb);
+            forbid[o1] |= col;
+            forbid[o2] |= col;
+        }
+        let mut cand = [0u32; 27];
+        for sb in 0..27 {
+            if placed[sb] & forbid[sb] != 0 {
+                return None;
+            }
+            cand[sb] = (ALL & !forbid[sb] & !filled[sb % 3]) | placed[sb];
+        }
+        let unsolved = [ALL & !filled[0], ALL & !filled[1], ALL & !filled[2]];
+        Some(BandSolver {
+            cand,
+            seen: [0; 27],
+            unsolved,
+            bivalue: [0; 3],
+        })
+    }
+
+    /// Fix `digit` (1-9) at `cell`, removing it from every peer. False on a clash.
+    pub fn place(&mut self, cell: usize, digit: u8) -> bool {
+        let (band, pos) = (cell / 27, cell % 27);
+        let bit = 1u32 << pos;
+        let sb = (digit as usize - 1) * 3 + band;
+        if self.cand[sb] & bit == 0 {
+            return false;
+        }
+        self.unsolved[band] &= !bit;
+        for d in 0..9 {
+            self.cand[d * 3 + band] &= !bit;
+        }
+        self.cand[sb] = (self.cand[sb] & SELF_MASK[pos]) | bit;
+        let col_clear = !(0o001_001_001u32 << (pos % 9));
+        let (o1, o2) = other_bands(sb);
+        self.cand[o1] &= col_clear;
+        self.cand[o2] &= col_clear;
+        true
+    }
+
+    /// Remove `digit` (1-9) as a candidate of `cell`.
+    pub fn forbid(&mut self, cell: usize, digit: u8) {
+        let sb = (digit as usize - 1) * 3 + cell / 27;
+        self.cand[sb] &= !(1u32 << (cell % 27));
+    }
+
+    /// Count solutions up to `limit`, keeping the first.
+    pub fn count(mut self, limit: usize) -> Found {
+        let mut search = Search {
+            limit,
+            count: 0,
+            first: None,
+        };
+        if limit > 0 && self.settle().is_ok() {
+            self.branch(&mut search);
+        }
+        Found {
+            count: search.count,
+            first: search.first,
+        }
+    }
+
+    /// Propagate to a fixpoint: band tables, then naked singles, until neither changes anything.
+    fn settle(&mut self) -> Result<(), Dead> {
+        loop {
+            self.update()?;
+            if self.is_solved() {
+                return Ok(());
+            }
+            if !self.naked_singles()? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn is_solved(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    /// Apply the band tables to every digit-band that changed since it was last seen.
+    fn update(&mut self) -> Result<(), Dead> {
+        // Unrolled with constant digit-band indices: every index below is then known at compile
+        // time, and this loop is where the solver spends most of its time.
+        macro_rules! each {
+            ($changed:ident; $($sb:literal)*) => {$(
+                if self.cand[$sb] != self.seen[$sb] {
+                    $changed = true;
+                    self.update_one($sb)?;
+                }
+            )*};
+        }
+        loop {
+            let mut changed = false;
+            each!(changed; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn update_one(&mut self, sb: usize) -> Result<(), Dead> {
+        let old = self.cand[sb];
+        // Indices are masked to 9 bits so the compiler drops every bounds check.
+        let minirows = (SHRINK[(old & 0o777) as usize]
+            | SHRINK[((old >> 9) & 0o777) as usize] << 3
+            | SHRINK[((old >> 18) & 0o777) as usize] << 6)
+            & 0o777;
+        let cells = old & BAND_OK[minirows as usize];
+        if cells == 0 {
+            return Err(Dead);
+        }
+        self.cand[sb] = cells;
+        self.seen[sb] = cells;
+        let cols = (cells | cells >> 9 | cells >> 18) & 0o777;
+        let keep = OTHER_BANDS_OK[cols as usize];
+        let (o1, o2) = other_bands(sb);
+        self.cand[o1] &= keep;
+        self.cand[o2] &= keep;
+        let solved_minirows = FORCED[minirows as usize] & ONE_COL_BOXES[cols as usize] & 0o777;
+        let solved = ROW_CELLS[(SHRINK[solved_minirows as usize] & 7) as usize] & cells;
+        let band = sb % 3;
+        // Branch-free: clearing `solved` from every digit of the band, then restoring this
+        // digit's cells, is cheaper than testing whether anything is newly solved.
+        self.unsolved[band] &= !solved;
+        for d in 0..9 {
+            self.cand[d * 3 + band] &= !solved;
+        }
+        self.cand[sb] = cells;
+        Ok(())
+    }
+
+    /// Fix every unsolved cell with a single candidate; note bivalue cells for branching.
+    /// Returns whether anything was fixed.
+    fn naked_singles(&mut self) -> Result<bool, Dead> {
+        let mut any = false;
+        for band in 0..3 {
+            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let m = self.cand[d * 3 + band];
+                three |= two & m;
+                two |= one & m;
+                one |= m;
+            }
+            if one != ALL {
+                return Err(Dead);
+            }
+            self.bivalue[band] = two & !three;
+            let mut singles = one & !two & self.unsolved[band];
+            while singles != 0 {
+                let bit = singles & singles.wrapping_neg();
+                singles ^= bit;
+                any = true;
+                let pos = bit.trailing_zeros() as usize;
+                let d = (0..9)
+                    .find(|&d| self.cand[d * 3 + band] & bit != 0)
+                    .ok_or(Dead)?;
+                let sb = d * 3 + band;
+                self.cand[sb] &= SELF_MASK[pos];
+            }
+        }
+        Ok(any)
+    }
+
+    fn branch(&mut self, search: &mut Search) {
+        if self.is_solved() {
+            if search.first.is_none() {
+                search.first = Some(self.grid());
+            }
+            search.count += 1;
+            return;
+        }
+        // Prefer a bivalue cell: two branches, the second needs no copy.
+        for band in 0..3 {
+            let pairs = self.bivalue[band];
+            if pairs == 0 {
+                continue;
+            }
+            let bit = pairs & pairs.wrapping_neg();
+            let pos = bit.trailing_zeros() as usize;
+            let mut digits = (0..9).filter(|&d| self.cand[d * 3 + band] & bit != 0);
+            let (Some(a), Some(b)) = (digits.next(), digits.next()) else {
+                break;
+            };
+            let mut left = *self;
+            left.cand[a * 3 + band] &= SELF_MASK[pos];
+            if left.settle().is_ok() {
+                left.branch(search);
+            }
+            if search.count >= search.limit {
+                return;
+            }
+            self.cand[b * 3 + band] &= SELF_MASK[pos];
+            self.cand[a * 3 + band] &= !bit;
+            if self.settle().is_ok() {
+                self.branch(search);
+            }
+            return;
+        }
+        // No bivalue cell: the unsolved cell with fewest candidates among each band's first.
+        let mut best: Option<(u32, usize, u32)> = None;
+        for band in 0..3 {
+            let u = self.unsolved[band];
+            if u == 0 {
+                continue;
+            }
+            let bit = u & u.wrapping_neg();
+            let n = (0..9)
+                .filter(|&d| self.cand[d * 3 + band] & bit != 0)
+                .count() as u32;
+            if best.is_none_or(|(m, _, _)| n < m) {
+                best = Some((n, band, bit));
+            }
+        }
+        let Some((_, band, bit)) = best else { return };
+        let pos = bit.trailing_zeros() as usize;
+        for d in 0..9 {
+            if self.cand[d * 3 + band] & bit != 0 {
+                let mut next = *self;
+                next.cand[d * 3 + band] &= SELF_MASK[pos];
+                if next.settle().is_ok() {
+                    next.branch(search);
+                }
+                if search.count >= search.limit {
+                    return;
+                }
+                self.cand[d * 3 + band] &= !bit;
+            }
+        }
+    }
+
+    fn grid(&self) -> [u8; 81] {
+        let mut g = [0u8; 81];
+        for sb in 0..27 {
+            let mut m = self.cand[sb];
+            while m != 0 {
+                let pos = m.trailing_zeros() as usize;
+                m &= m - 1;
+                g[(sb % 3) * 27 + pos] = (sb / 3) as u8 + 1;
+            }
+        }
+        g
+    }
+}
+
+/// A settled solver built from a rater's position, for trial probes: each probe copies it,
+/// fixes one digit and propagates.
+pub struct Prober(BandSolver);
+
+impl Prober {
+    /// `digit_cells[d]` (d = 1..=9) are the 81-bit sets of empty cells holding candidate d;
+    /// `values` the placed digits (0 = empty).
+    pub fn new(digit_cells: &[u128; 10], values: &[u8; 81]) -> Prober {
+        let mut s = BandSolver {
+            cand: [0; 27],
+            seen: [0; 27],
+            unsolved: [0; 3],
+            bivalue: [0; 3],
+        };
+        let mut placed = [0u128; 10];
+        let mut empty = 0u128;
+        for (i, &v) in values.iter().enumerate() {
+            if v == 0 {
+                empty |= 1 << i;
+            } else {
+                placed[v as usize] |= 1 << i;
+            }
+        }
+        for d in 0..9 {
+            let all = digit_cells[d + 1] | placed[d + 1];
+            for band in 0..3 {
+                s.cand[d * 3 + band] = (all >> (27 * band)) as u32 & ALL;
+            }
+        }
+        for band in 0..3 {
+            s.unsolved[band] = (empty >> (27 * band)) as u32 & ALL;
+        }
+        // Settling first makes every probe start from the propagated position. A position
+        // reached by sound steps always settles; if not, probes simply refute nothing.
+        let _ = s.settle();
+        Prober(s)
+    }
+
+    /// Would fixing `digit` at `cell` lead to a contradiction by propagation alone (singles
+    /// and the band tables)?
+    pub fn refutes(&self, cell: usize, digit: u8) -> bool {
+        let mut s = self.0;
+        let (band, pos) = (cell / 27, cell % 27);
+        let bit = 1u32 << pos;
+        let sb = (digit as usize - 1) * 3 + band;
+        if s.cand[sb] & bit == 0 {
+            return true;
+        }
+        for d in 0..9 {
+            if d * 3 + band != sb {
+                s.cand[d * 3 + band] &= !bit;
+            }
+        }
+        s.cand[sb] &= SELF_MASK[pos];
+        s.settle().is_err()
+    }
+}
+
+/// Count the solutions of `grid` (0 = empty) up to `limit`, with the first found.
+pub fn count_solutions(grid: &[u8; 81], limit: usize) -> Found {
+    match BandSolver::new(grid) {
+        Some(s) => s.count(limit),
+        None => Found {
+            count: 0,
+            first: None,
+        },
+    }
+}
+
+/// True when `grid` has a solution that differs from `solution` in one of `cells`: the
+/// question clue removal asks ("does taking these clues away admit another solution?").
+///
+/// Asked one cell at a time ("a solution with this cell different?"), fixing the cells already
+/// cleared: each search stops at the first other solution, which is cheaper than counting to
+/// two, since a count must find the known solution as well.
+pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> bool {
+    let Some(base) = BandSolver::new(grid) else {
+        return false;
+    };
+    for (i, &c) in cells.iter().enumerate() {
+        let mut s = base;
+        for &prev in &cells[..i] {
+            if !s.place(prev as usize, solution[prev as usize]) {
+                return false;
+            }
+        }
+        s.forbid(c as usize, solution[c as usize]);
+        if s.count(1).count > 0 {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> [u8; 81] {
+        let mut g = [0u8; 81];
+        for (i, c) in s.bytes().enumerate() {
+            g[i] = if c.is_ascii_digit() { c - b'0' } else { 0 };
+        }
+        g
+    }
+
+    #[test]
+    fn tables_agree_with_rules() {
+        // All minirows possible: every cell allowed, nothing forced.
+        assert_eq!(BAND_OK[511], ALL);
+        assert_eq!(FORCED[511], 0);
+        // A single permutation: all three forced.
+        assert_eq!(FORCED[0b001_010_100], 0b001_010_100);
+        // One box with no column possible is impossible for the band.
+        assert_eq!(BAND_OK[0b011_011_011], 0);
+        // Columns 0, 3, 6 only: every box has one column.
+        assert_eq!(ONE_COL_BOXES[0o111], 0o777);
+        assert_eq!(OTHER_BANDS_OK[0o111], ALL & !(0o111_111_111));
+    }
+
+    #[test]
+    fn solves_a_hard_puzzle_uniquely() {
+        let p = parse(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        );
+        let f = count_solutions(&p, 2);
+        assert_eq!(f.count, 1);
+        let sol = f.first.unwrap();
+        for i in 0..81 {
+            if p[i] != 0 {
+                assert_eq!(p[i], sol[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn empty_grid_has_many() {
+        assert_eq!(count_solutions(&[0; 81], 2).count, 2);
+        assert_eq!(count_solutions(&[0; 81], 50).count, 50);
+    }
+
+    #[test]
+    fn clash_has_none() {
+        let mut g = [0u8; 81];
+        g[0] = 5;
+        g[1] = 5;
+        assert_eq!(count_solutions(&g, 2).count, 0);
+    }
+}

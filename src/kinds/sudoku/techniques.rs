@@ -1,0 +1,562 @@
+//! The 16 Sudoku strategies in 6 levels, each defined once: name, level, what one situation is
+//! and what counts as a success (see `Technique::situation`), and the scan that finds them.
+//!
+//! Every scan only reads the position; a success becomes a `Step` that the ladder applies.
+//! Soundness (no step removes a solution digit) is audited by `Position::unsound` and checked
+//! by the tests over many generated puzzles.
+
+use super::geometry::{cell_name, common_peers, Cells, HOUSES, HOUSE_MASK, PEERS};
+use super::position::{Position, Step};
+use super::solve::Prober;
+use crate::common::DigitSet;
+use crate::rate::{Solving, Tally, Technique};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tech {
+    NakedSingle,
+    HiddenSingle,
+    NakedPair,
+    HiddenPair,
+    Intersection,
+    NakedTriple,
+    HiddenTriple,
+    XWing,
+    XyWing,
+    NakedQuad,
+    HiddenQuad,
+    Swordfish,
+    XyzWing,
+    Jellyfish,
+    WxyzWing,
+    Trial,
+}
+
+impl Technique for Tech {
+    const ALL: &'static [Tech] = &[
+        Tech::NakedSingle,
+        Tech::HiddenSingle,
+        Tech::NakedPair,
+        Tech::HiddenPair,
+        Tech::Intersection,
+        Tech::NakedTriple,
+        Tech::HiddenTriple,
+        Tech::XWing,
+        Tech::XyWing,
+        Tech::NakedQuad,
+        Tech::HiddenQuad,
+        Tech::Swordfish,
+        Tech::XyzWing,
+        Tech::Jellyfish,
+        Tech::WxyzWing,
+        Tech::Trial,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "naked_single",
+            Tech::HiddenSingle => "hidden_single",
+            Tech::NakedPair => "naked_pair",
+            Tech::HiddenPair => "hidden_pair",
+            Tech::Intersection => "intersection",
+            Tech::NakedTriple => "naked_triple",
+            Tech::HiddenTriple => "hidden_triple",
+            Tech::XWing => "x_wing",
+            Tech::XyWing => "xy_wing",
+            Tech::NakedQuad => "naked_quad",
+            Tech::HiddenQuad => "hidden_quad",
+            Tech::Swordfish => "swordfish",
+            Tech::XyzWing => "xyz_wing",
+            Tech::Jellyfish => "jellyfish",
+            Tech::WxyzWing => "wxyz_wing",
+            Tech::Trial => "trial",
+        }
+    }
+
+    fn level(self) -> u8 {
+        match self {
+            Tech::NakedSingle | Tech::HiddenSingle => 1,
+            Tech::NakedPair | Tech::HiddenPair | Tech::Intersection => 2,
+            Tech::NakedTriple | Tech::HiddenTriple | Tech::XWing | Tech::XyWing => 3,
+            Tech::NakedQuad | Tech::HiddenQuad | Tech::Swordfish | Tech::XyzWing => 4,
+            Tech::Jellyfish | Tech::WxyzWing => 5,
+            Tech::Trial => 6,
+        }
+    }
+
+    fn situation(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "an empty cell; succeeds when it has one candidate left",
+            Tech::HiddenSingle => {
+                "a (house, digit) with the digit still open in the house; succeeds when one cell can take it"
+            }
+            Tech::NakedPair | Tech::NakedTriple | Tech::NakedQuad => {
+                "a set of k empty cells of one house, each with 2..k candidates; succeeds when their \
+                 candidates number exactly k and some other cell of the house loses one"
+            }
+            Tech::HiddenPair | Tech::HiddenTriple | Tech::HiddenQuad => {
+                "a set of k digits open in one house, each with 2..k places; succeeds when they share \
+                 exactly k cells and those cells hold other candidates to remove"
+            }
+            Tech::Intersection => {
+                "a (box, row-or-column, digit) whose intersection holds the digit; succeeds when the \
+                 digit is confined to the intersection in one house (pointing or claiming) and \
+                 removes it from the other"
+            }
+            Tech::XWing | Tech::Swordfish | Tech::Jellyfish => {
+                "a digit and n base lines (rows, or columns) each holding it in 2..n cells; succeeds \
+                 when the places cover only n cross lines and the digit leaves some other cell of them"
+            }
+            Tech::XyWing => {
+                "a bivalue pivot {x,y} with two bivalue peers {x,z} and {y,z}; succeeds when z leaves \
+                 a cell seeing both pincers"
+            }
+            Tech::XyzWing => {
+                "a pivot {x,y,z} with two bivalue peers {x,z} and {y,z}; succeeds when z leaves a cell \
+                 seeing all three"
+            }
+            Tech::WxyzWing => {
+                "a pivot and three of its peers, each with 2..4 candidates, holding four digits in all; \
+                 succeeds when exactly one digit z is not confined to mutually visible cells and z \
+                 leaves a cell seeing every z of the four"
+            }
+            Tech::Trial => {
+                "a digit of a two-candidate cell (of a fewest-candidate cell when none has two); \
+                 succeeds when assuming it leads to a contradiction by propagation; when none does, \
+                 the correct digit of the first such cell is placed as a guess"
+            }
+        }
+    }
+}
+
+/// Visit every k-subset (k <= 4) of `0..n` as sorted indices.
+fn combos(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
+    if k == 0 || k > n {
+        return;
+    }
+    let mut idx = [0usize, 1, 2, 3];
+    loop {
+        f(&idx[..k]);
+        let mut i = k;
+        while i > 0 && idx[i - 1] == n - k + i - 1 {
+            i -= 1;
+        }
+        if i == 0 {
+            return;
+        }
+        idx[i - 1] += 1;
+        for j in i..k {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+const ALL_DIGITS: DigitSet = DigitSet::full(9);
+
+impl Position {
+    fn removal(&self, cells: Cells, digits: DigitSet) -> Option<Step> {
+        self.removes_any(cells, digits)
+            .then_some(Step::Remove { cells, digits })
+    }
+
+    fn naked_single(&self, t: &mut Tally<Step>) {
+        let singles = self.empty.iter().filter(|&c| self.cand[c].len() == 1);
+        let first = singles.clone().next();
+        t.record_many(self.empty.len(), singles.count() as u32, || {
+            first.map(|c| Step::Place {
+                cell: c as u8,
+                digit: self.cand[c].first().unwrap(),
+            })
+        });
+    }
+
+    /// Per house, bit-sliced counting over its nine cells finds the open digits (`once_or_more`)
+    /// and those with one place (`once`) without touching each (house, digit) pair.
+    fn hidden_single(&self, t: &mut Tally<Step>) {
+        for house in HOUSES.iter() {
+            let (mut once_or_more, mut twice_or_more) = (0u16, 0u16);
+            for &c in house {
+                let m = self.cand[c as usize].bits();
+                twice_or_more |= once_or_more & m;
+                once_or_more |= m;
+            }
+            let once = once_or_more & !twice_or_more;
+            t.record_many(once_or_more.count_ones(), once.count_ones(), || {
+                let d = once.trailing_zeros() as u8;
+                let cell = house.iter().find(|&&c| self.cand[c as usize].contains(d))?;
+                Some(Step::Place {
+                    cell: *cell,
+                    digit: d,
+                })
+            });
+        }
+    }
+
+    fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
+        for house in HOUSE_MASK.iter() {
+            let open = house.and(self.empty);
+            let mut cells = [0usize; 9];
+            let mut n = 0;
+            for c in open.iter() {
+                cells[n] = c;
+                n += 1;
+            }
+            if n <= k {
+                continue;
+            }
+            combos(n, k, |ix| {
+                let mut digits = DigitSet::EMPTY;
+                let mut set = Cells::EMPTY;
+                for &i in ix {
+                    digits |= self.cand[cells[i]];
+                    set = set.or(Cells::one(cells[i]));
+                }
+                t.record(if digits.len() as usize == k {
+                    self.removal(open.minus(set), digits)
+                } else {
+                    None
+                });
+            });
+        }
+    }
+
+    fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
+        for house in HOUSE_MASK.iter() {
+            let open = house.and(self.empty);
+            let mut digits = [0u8; 9];
+            let mut places = [Cells::EMPTY; 9];
+            let mut n = 0;
+            for d in 1..=9u8 {
+                let p = self.digit_cells[d as usize].and(open);
+                if !p.is_empty() {
+                    digits[n] = d;
+                    places[n] = p;
+                    n += 1;
+                }
+            }
+            if n <= k {
+                continue;
+            }
+            combos(n, k, |ix| {
+                let mut set = DigitSet::EMPTY;
+                let mut cells = Cells::EMPTY;
+                for &i in ix {
+                    set.insert(digits[i]);
+                    cells = cells.or(places[i]);
+                }
+                t.record(if cells.len() as usize == k {
+                    self.removal(cells, ALL_DIGITS.without(set))
+                } else {
+                    None
+                });
+            });
+        }
+    }
+
+    fn intersection(&self, t: &mut Tally<Step>) {
+        for b in 0..9 {
+            let bx = HOUSE_MASK[18 + b];
+            let lines = [
+                b / 3 * 3,
+                b / 3 * 3 + 1,
+                b / 3 * 3 + 2,
+                9 + b % 3 * 3,
+                10 + b % 3 * 3,
+                11 + b % 3 * 3,
+            ];
+            for line in lines {
+                let ln = HOUSE_MASK[line];
+                let inter = bx.and(ln);
+                for d in 1..=9u8 {
+                    let dc = self.digit_cells[d as usize];
+                    if dc.and(inter).is_empty() {
+                        continue;
+                    }
+                    let mut rem = Cells::EMPTY;
+                    if dc.and(bx).minus(inter).is_empty() {
+                        rem = rem.or(dc.and(ln).minus(inter));
+                    }
+                    if dc.and(ln).minus(inter).is_empty() {
+                        rem = rem.or(dc.and(bx).minus(inter));
+                    }
+                    t.record((!rem.is_empty()).then_some(Step::Remove {
+                        cells: rem,
+                        digits: DigitSet::single(d),
+                    }));
+                }
+            }
+        }
+    }
+
+    fn fish(&self, n: usize, t: &mut Tally<Step>) {
+        for d in 1..=9u8 {
+            let dc = self.digit_cells[d as usize];
+            for base_first in [0usize, 9] {
+                let cover_first = 9 - base_first;
+                let mut base = [0usize; 9];
+                let mut cover_bits = [0u16; 9];
+                let mut m = 0;
+                for i in 0..9 {
+                    let places = dc.and(HOUSE_MASK[base_first + i]);
+                    if (2..=n).contains(&(places.len() as usize)) {
+                        base[m] = base_first + i;
+                        cover_bits[m] = places.iter().fold(0u16, |acc, c| {
+                            acc | 1 << if base_first == 0 { c % 9 } else { c / 9 }
+                        });
+                        m += 1;
+                    }
+                }
+                combos(m, n, |ix| {
+                    let cover = ix.iter().fold(0u16, |acc, &i| acc | cover_bits[i]);
+                    let found = if cover.count_ones() as usize == n {
+                        let mut cover_cells = Cells::EMPTY;
+                        for j in 0..9 {
+                            if cover >> j & 1 != 0 {
+                                cover_cells = cover_cells.or(HOUSE_MASK[cover_first + j]);
+                            }
+                        }
+                        let base_cells = ix
+                            .iter()
+                            .fold(Cells::EMPTY, |acc, &i| acc.or(HOUSE_MASK[base[i]]));
+                        let rem = cover_cells.minus(base_cells).and(dc);
+                        (!rem.is_empty()).then_some(Step::Remove {
+                            cells: rem,
+                            digits: DigitSet::single(d),
+                        })
+                    } else {
+                        None
+                    };
+                    t.record(found);
+                });
+            }
+        }
+    }
+
+    fn bivalue_cells(&self) -> Cells {
+        self.empty
+            .iter()
+            .filter(|&c| self.cand[c].len() == 2)
+            .fold(Cells::EMPTY, |a, c| a.or(Cells::one(c)))
+    }
+
+    fn xy_wing(&self, t: &mut Tally<Step>) {
+        let bi = self.bivalue_cells();
+        for p in bi.iter() {
+            let pc = self.cand[p];
+            let mut wings = [0usize; 20];
+            let mut n = 0;
+            for w in bi.and(PEERS[p]).iter() {
+                if self.cand[w].intersect(pc).len() == 1 {
+                    wings[n] = w;
+                    n += 1;
+                }
+            }
+            combos(n, 2, |ix| {
+                let (a, b) = (wings[ix[0]], wings[ix[1]]);
+                let (ca, cb) = (self.cand[a], self.cand[b]);
+                if ca.intersect(pc) == cb.intersect(pc) || ca.without(pc) != cb.without(pc) {
+                    return;
+                }
+                let z = ca.without(pc);
+                let cells = PEERS[a].and(PEERS[b]).minus(Cells::one(p));
+                t.record(self.removal(cells, z));
+            });
+        }
+    }
+
+    fn xyz_wing(&self, t: &mut Tally<Step>) {
+        let bi = self.bivalue_cells();
+        for p in self.empty.iter().filter(|&c| self.cand[c].len() == 3) {
+            let pc = self.cand[p];
+            let mut wings = [0usize; 20];
+            let mut n = 0;
+            for w in bi.and(PEERS[p]).iter() {
+                if self.cand[w].is_subset(pc) {
+                    wings[n] = w;
+                    n += 1;
+                }
+            }
+            combos(n, 2, |ix| {
+                let (a, b) = (wings[ix[0]], wings[ix[1]]);
+                let (ca, cb) = (self.cand[a], self.cand[b]);
+                if ca == cb {
+                    return;
+                }
+                let z = ca.intersect(cb);
+                let cells = PEERS[p].and(PEERS[a]).and(PEERS[b]);
+                t.record(self.removal(cells, z));
+            });
+        }
+    }
+
+    fn wxyz_wing(&self, t: &mut Tally<Step>) {
+        for p in self.empty.iter() {
+            let pc = self.cand[p];
+            if !(2..=4).contains(&pc.len()) {
+                continue;
+            }
+            let mut wings = [0usize; 20];
+            let mut n = 0;
+            for w in PEERS[p].and(self.empty).iter() {
+                let wc = self.cand[w];
+                if wc.len() >= 2 && wc.union(pc).len() <= 4 {
+                    wings[n] = w;
+                    n += 1;
+                }
+            }
+            // Nested rather than `combos`: the union is pruned as soon as it passes 4 digits.
+            for i in 0..n {
+                let u1 = pc.union(self.cand[wings[i]]);
+                for j in i + 1..n {
+                    let u2 = u1.union(self.cand[wings[j]]);
+                    if u2.len() > 4 {
+                        continue;
+                    }
+                    for k in j + 1..n {
+                        let union = u2.union(self.cand[wings[k]]);
+                        if union.len() == 4 {
+                            t.record(
+                                self.wxyz_elimination([p, wings[i], wings[j], wings[k]], union),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The elimination of a WXYZ-wing on `quad` holding the four digits `union`, if any.
+    fn wxyz_elimination(&self, quad: [usize; 4], union: DigitSet) -> Option<Step> {
+        let mut loose = None;
+        for d in union.iter() {
+            let holders = quad
+                .iter()
+                .filter(|&&c| self.cand[c].contains(d))
+                .fold(Cells::EMPTY, |a, &c| a.or(Cells::one(c)));
+            let confined = holders
+                .iter()
+                .all(|h| holders.minus(Cells::one(h)).minus(PEERS[h]).is_empty());
+            if !confined {
+                if loose.is_some() {
+                    return None;
+                }
+                loose = Some((d, holders));
+            }
+        }
+        let (z, holders) = loose?;
+        let set = quad.iter().fold(Cells::EMPTY, |a, &c| a.or(Cells::one(c)));
+        self.removal(common_peers(holders).minus(set), DigitSet::single(z))
+    }
+
+    fn trial(&self, t: &mut Tally<Step>) {
+        let min = self
+            .empty
+            .iter()
+            .map(|c| self.cand[c].len())
+            .min()
+            .unwrap_or(0);
+        let cells = self
+            .empty
+            .iter()
+            .filter(|&c| self.cand[c].len() == min.max(2));
+        let digit_cells = std::array::from_fn(|d| self.digit_cells[d].0);
+        let prober = Prober::new(&digit_cells, &self.value);
+        let mut first_cell = None;
+        for c in cells {
+            first_cell.get_or_insert(c);
+            for d in self.cand[c].iter() {
+                let refuted = prober.refutes(c, d);
+                t.record(refuted.then_some(Step::Remove {
+                    cells: Cells::one(c),
+                    digits: DigitSet::single(d),
+                }));
+            }
+        }
+        if t.first.is_none() {
+            // No single assumption is refuted: guess the right digit of the first cell, as a
+            // solver that backtracks would eventually keep.
+            let c = first_cell
+                .or_else(|| self.empty.first())
+                .expect("trial on an unsolved position");
+            t.first = Some(Step::Place {
+                cell: c as u8,
+                digit: self.solution[c],
+            });
+        }
+    }
+}
+
+impl Solving for Position {
+    type Tech = Tech;
+    type Step = Step;
+
+    fn is_solved(&self) -> bool {
+        self.empty.is_empty()
+    }
+
+    fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
+        match tech {
+            Tech::NakedSingle => self.naked_single(t),
+            Tech::HiddenSingle => self.hidden_single(t),
+            Tech::NakedPair => self.naked_subset(2, t),
+            Tech::HiddenPair => self.hidden_subset(2, t),
+            Tech::Intersection => self.intersection(t),
+            Tech::NakedTriple => self.naked_subset(3, t),
+            Tech::HiddenTriple => self.hidden_subset(3, t),
+            Tech::XWing => self.fish(2, t),
+            Tech::XyWing => self.xy_wing(t),
+            Tech::NakedQuad => self.naked_subset(4, t),
+            Tech::HiddenQuad => self.hidden_subset(4, t),
+            Tech::Swordfish => self.fish(3, t),
+            Tech::XyzWing => self.xyz_wing(t),
+            Tech::Jellyfish => self.fish(4, t),
+            Tech::WxyzWing => self.wxyz_wing(t),
+            Tech::Trial => self.trial(t),
+        }
+    }
+
+    fn apply(&mut self, step: &Step) {
+        Position::apply(self, step)
+    }
+
+    fn describe(&self, step: &Step) -> String {
+        match *step {
+            Step::Place { cell, digit } => format!("{}={}", cell_name(cell as usize), digit),
+            Step::Remove { cells, digits } => {
+                let hit: Vec<String> = cells
+                    .iter()
+                    .filter(|&c| self.cand[c].intersect(digits) != DigitSet::EMPTY)
+                    .map(cell_name)
+                    .collect();
+                format!("remove {:?} from {}", digits, hit.join(" "))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn combos_count() {
+        for (n, k, want) in [
+            (9, 2, 36),
+            (9, 3, 84),
+            (9, 4, 126),
+            (20, 3, 1140),
+            (3, 3, 1),
+            (2, 3, 0),
+        ] {
+            let mut c = 0;
+            combos(n, k, |_| c += 1);
+            assert_eq!(c, want, "C({n},{k})");
+        }
+    }
+
+    #[test]
+    fn levels_are_in_order() {
+        let levels: Vec<u8> = Tech::ALL.iter().map(|t| t.level()).collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(Tech::ALL.len(), 16);
+        assert_eq!(Tech::max_level(), 6);
+    }
+}
