@@ -71,11 +71,9 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
 pub fn load_table(kind: KindId, user: Option<&Path>) -> Result<toml::Table, UsageError> {
     let mut table: toml::Table = builtin(kind).parse().expect("built-in config parses");
     if let Some(path) = user {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
-        let over: toml::Table = text
-            .parse()
-            .map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
+        let over: toml::Table = text.parse().map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
         merge(&mut table, over);
     }
     Ok(table)
@@ -94,25 +92,13 @@ pub fn from_table<P: DeserializeOwned>(
     let thresholds = Thresholds::new(file.grades.k1, file.grades.k2, file.grades.k3)
         .map_err(|e| UsageError(format!("{source}: [grades] {e}")))?;
     if !(1..=1_000_000).contains(&file.run.chunk) {
-        return Err(UsageError(format!(
-            "{source}: [run] chunk must be 1 to 1000000, got {}",
-            file.run.chunk
-        )));
+        return Err(UsageError(format!("{source}: [run] chunk must be 1 to 1000000, got {}", file.run.chunk)));
     }
-    Ok(RunConfig {
-        kind,
-        thresholds,
-        params: file.generate,
-        run: file.run,
-        table,
-    })
+    Ok(RunConfig { kind, thresholds, params: file.generate, run: file.run, table })
 }
 
 /// Load and validate the configuration of `kind`, with `user` merged over the defaults.
-pub fn load<P: DeserializeOwned>(
-    kind: KindId,
-    user: Option<&Path>,
-) -> Result<RunConfig<P>, UsageError> {
+pub fn load<P: DeserializeOwned>(kind: KindId, user: Option<&Path>) -> Result<RunConfig<P>, UsageError> {
     let source = match user {
         Some(p) => format!("--config {}", p.display()),
         None => format!("built-in config/{}.toml", kind.name()),

@@ -15,11 +15,7 @@ impl AtomicFile {
     pub fn create(dir: &Path, name: &str) -> std::io::Result<AtomicFile> {
         let tmp = dir.join(format!(".{name}.tmp"));
         let file = File::create(&tmp)?;
-        Ok(AtomicFile {
-            tmp,
-            dest: dir.join(name),
-            out: Some(BufWriter::with_capacity(1 << 16, file)),
-        })
+        Ok(AtomicFile { tmp, dest: dir.join(name), out: Some(BufWriter::with_capacity(1 << 16, file)) })
     }
 
     pub fn writer(&mut self) -> &mut BufWriter<File> {

@@ -18,21 +18,11 @@ pub fn round_steps(steps: f64) -> f64 {
 }
 
 pub fn header<K: Kind>() -> Vec<String> {
-    let mut h: Vec<String> = [
-        "id",
-        "kind",
-        "seed",
-        "index",
-        "grade",
-        "steps",
-        "hardest_level",
-        "givens",
-        "puzzle",
-        "solution",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut h: Vec<String> =
+        ["id", "kind", "seed", "index", "grade", "steps", "hardest_level", "givens", "puzzle", "solution"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     h.extend(K::Tech::ALL.iter().map(|t| format!("used_{}", t.name())));
     h.extend(K::extra_names().iter().map(|s| s.to_string()));
     h
@@ -77,11 +67,8 @@ impl Record {
         m.insert("givens".into(), K::givens(&acc.puzzle).into());
         m.insert("puzzle".into(), K::puzzle_json(&acc.puzzle));
         m.insert("solution".into(), K::solution_json(&acc.solution));
-        let techniques: Map<String, Value> = K::Tech::ALL
-            .iter()
-            .zip(&acc.rating.usage)
-            .map(|(t, &u)| (t.name().to_string(), u.into()))
-            .collect();
+        let techniques: Map<String, Value> =
+            K::Tech::ALL.iter().zip(&acc.rating.usage).map(|(t, &u)| (t.name().to_string(), u.into())).collect();
         m.insert("techniques".into(), techniques.into());
         for (name, v) in K::extra_names().iter().zip(extras) {
             m.insert(name.to_string(), v);

@@ -79,12 +79,7 @@ impl Distribution {
         let width = ((hi - lo + 1).div_ceil(40)).max(1);
         let counts: Vec<u64> = (lo..=hi)
             .step_by(width)
-            .map(|s| {
-                self.bins[s..(s + width).min(FINE_BINS)]
-                    .iter()
-                    .map(|&n| n as u64)
-                    .sum()
-            })
+            .map(|s| self.bins[s..(s + width).min(FINE_BINS)].iter().map(|&n| n as u64).sum())
             .collect();
         json!({"bin_width": width, "start": lo, "counts": counts})
     }
@@ -102,21 +97,12 @@ impl Distribution {
                 "max": r2(self.max),
             })
         };
-        let levels: Map<String, Value> = self
-            .hardest_level
-            .iter()
-            .enumerate()
-            .map(|(l, &n)| (l.to_string(), n.into()))
-            .collect();
+        let levels: Map<String, Value> =
+            self.hardest_level.iter().enumerate().map(|(l, &n)| (l.to_string(), n.into())).collect();
         let techniques: Map<String, Value> = T::ALL
             .iter()
             .enumerate()
-            .map(|(i, t)| {
-                (
-                    t.name().to_string(),
-                    json!({"puzzles": self.puzzles_using[i], "applied": self.applied[i]}),
-                )
-            })
+            .map(|(i, t)| (t.name().to_string(), json!({"puzzles": self.puzzles_using[i], "applied": self.applied[i]})))
             .collect();
         json!({
             "count": self.count,
@@ -163,9 +149,7 @@ impl Stats {
                 self.grades[acc.grade.index()].add(r.steps, r.hardest_level, &r.usage);
                 self.all.add(r.steps, r.hardest_level, &r.usage);
             }
-            Err(reason) => {
-                self.rejected[Reject::ALL.iter().position(|x| x == reason).unwrap()] += 1
-            }
+            Err(reason) => self.rejected[Reject::ALL.iter().position(|x| x == reason).unwrap()] += 1,
         }
     }
 
@@ -178,35 +162,15 @@ impl Stats {
     }
 
     /// calibration.json. `wall` and `write` are the run's elapsed and writing times.
-    pub fn to_json<K: Kind>(
-        &self,
-        thresholds: &Thresholds,
-        wall: Duration,
-        write: Duration,
-    ) -> Value {
+    pub fn to_json<K: Kind>(&self, thresholds: &Thresholds, wall: Duration, write: Duration) -> Value {
         let [k1, k2, k3] = thresholds.k();
-        let rejected: Map<String, Value> = Reject::ALL
-            .iter()
-            .zip(self.rejected)
-            .map(|(r, n)| (r.name().to_string(), n.into()))
-            .collect();
-        let grades: Map<String, Value> = Grade::ALL
-            .iter()
-            .map(|g| {
-                (
-                    g.name().to_string(),
-                    self.grades[g.index()].to_json::<K::Tech>(),
-                )
-            })
-            .collect();
+        let rejected: Map<String, Value> =
+            Reject::ALL.iter().zip(self.rejected).map(|(r, n)| (r.name().to_string(), n.into())).collect();
+        let grades: Map<String, Value> =
+            Grade::ALL.iter().map(|g| (g.name().to_string(), self.grades[g.index()].to_json::<K::Tech>())).collect();
         let levels: Map<String, Value> = K::Tech::ALL
             .iter()
-            .map(|t| {
-                (
-                    t.name().to_string(),
-                    json!({"level": t.level(), "situation": t.situation()}),
-                )
-            })
+            .map(|t| (t.name().to_string(), json!({"level": t.level(), "situation": t.situation()})))
             .collect();
         json!({
             "kind": K::ID.name(),

@@ -40,8 +40,7 @@ fn csv_file(dir: &Path, name: &str, header: &[String]) -> Result<csv::Writer<Ato
 
 impl BookWriter {
     pub fn create<K: Kind>(dir: &Path) -> Result<BookWriter> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating output directory {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("creating output directory {}", dir.display()))?;
         let h = header::<K>();
         let open = || -> Result<BookWriter> {
             let mut grades = Vec::new();
@@ -77,20 +76,13 @@ impl BookWriter {
     }
 
     /// Write the calibration and manifest files and move every file into place.
-    pub fn finish(
-        self,
-        calibration: &serde_json::Value,
-        manifest: &serde_json::Value,
-    ) -> Result<()> {
+    pub fn finish(self, calibration: &serde_json::Value, manifest: &serde_json::Value) -> Result<()> {
         let pretty = |v: &serde_json::Value| -> Result<Vec<u8>> {
             let mut b = serde_json::to_vec_pretty(v)?;
             b.push(b'\n');
             Ok(b)
         };
-        let mut files = vec![
-            self.csv.into_inner().map_err(|e| e.into_error())?,
-            self.jsonl,
-        ];
+        let mut files = vec![self.csv.into_inner().map_err(|e| e.into_error())?, self.jsonl];
         for mut g in self.grades {
             g.json.write_all(if g.empty { b"]\n" } else { b"\n]\n" })?;
             files.push(g.csv.into_inner().map_err(|e| e.into_error())?);

@@ -63,10 +63,8 @@ pub fn generate<K: Kind>(
     });
     book.finish(&calibration, &manifest)?;
     if !quiet {
-        let per_grade: Vec<String> = crate::grade::Grade::ALL
-            .iter()
-            .map(|g| format!("{} {}", g.name(), stats.count(*g)))
-            .collect();
+        let per_grade: Vec<String> =
+            crate::grade::Grade::ALL.iter().map(|g| format!("{} {}", g.name(), stats.count(*g))).collect();
         eprintln!(
             "{} of {count} candidates accepted ({}) in {:.1}s → {}",
             stats.accepted(),

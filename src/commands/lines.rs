@@ -20,9 +20,9 @@ fn open(input: Option<&Path>) -> Result<Box<dyn BufRead>> {
     Ok(match input {
         None => Box::new(BufReader::new(std::io::stdin())),
         Some(p) if p == Path::new("-") => Box::new(BufReader::new(std::io::stdin())),
-        Some(p) => Box::new(BufReader::new(
-            std::fs::File::open(p).with_context(|| format!("reading {}", p.display()))?,
-        )),
+        Some(p) => {
+            Box::new(BufReader::new(std::fs::File::open(p).with_context(|| format!("reading {}", p.display()))?))
+        }
     })
 }
 
@@ -80,11 +80,7 @@ fn process_lines(
         }
     }
     flush(&mut chunk, &mut out, &mut failed)?;
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn unique_solution<K: Kind>(p: &K::Puzzle) -> Result<K::Solution, String> {
@@ -97,10 +93,8 @@ fn unique_solution<K: Kind>(p: &K::Puzzle) -> Result<K::Solution, String> {
 }
 
 pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result<ExitCode> {
-    let mut header: Vec<String> = ["line", "grade", "steps", "hardest_level", "givens"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let mut header: Vec<String> =
+        ["line", "grade", "steps", "hardest_level", "givens"].iter().map(|s| s.to_string()).collect();
     header.extend(K::Tech::ALL.iter().map(|t| format!("used_{}", t.name())));
     process_lines(input, &header, |line| {
         let p = K::parse(line)?;
@@ -122,20 +116,10 @@ pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result
 }
 
 pub fn solve<K: Kind>(_cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result<ExitCode> {
-    let header: Vec<String> = ["line", "solutions", "solution"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let header: Vec<String> = ["line", "solutions", "solution"].iter().map(|s| s.to_string()).collect();
     process_lines(input, &header, |line| {
         let p = K::parse(line)?;
         let solved = K::solve(&p, 2);
-        Ok(vec![
-            solved.count.min(2).to_string(),
-            solved
-                .first
-                .as_ref()
-                .map(K::solution_text)
-                .unwrap_or_default(),
-        ])
+        Ok(vec![solved.count.min(2).to_string(), solved.first.as_ref().map(K::solution_text).unwrap_or_default()])
     })
 }

@@ -22,22 +22,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
     let mut cfg: RunConfig<K::Params> = config::load(K::ID, cli.config.as_deref())?;
     let overrides = match &cli.command {
-        Command::Generate {
-            size,
-            rows,
-            cols,
-            symmetry,
-            ..
-        } => Overrides {
-            size: *size,
-            rows: *rows,
-            cols: *cols,
-            symmetry: *symmetry,
-        },
-        Command::Replay { symmetry, .. } => Overrides {
-            symmetry: *symmetry,
-            ..Overrides::default()
-        },
+        Command::Generate { size, rows, cols, symmetry, .. } => {
+            Overrides { size: *size, rows: *rows, cols: *cols, symmetry: *symmetry }
+        }
+        Command::Replay { symmetry, .. } => Overrides { symmetry: *symmetry, ..Overrides::default() },
         _ => Overrides::default(),
     };
     K::apply_overrides(&mut cfg.params, &overrides).map_err(UsageError)?;
@@ -49,13 +37,11 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
         b.build()?
     };
     pool.install(|| match cli.command {
-        Command::Generate {
-            count, seed, out, ..
-        } => generate::generate::<K>(&cfg, count, seed, &out, cli.quiet).map(|_| ExitCode::SUCCESS),
+        Command::Generate { count, seed, out, .. } => {
+            generate::generate::<K>(&cfg, count, seed, &out, cli.quiet).map(|_| ExitCode::SUCCESS)
+        }
         Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
-        Command::Replay { seed, index, .. } => {
-            replay::replay::<K>(&cfg, seed, index).map(|_| ExitCode::SUCCESS)
-        }
+        Command::Replay { seed, index, .. } => replay::replay::<K>(&cfg, seed, index).map(|_| ExitCode::SUCCESS),
     })
 }

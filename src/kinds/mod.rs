@@ -38,12 +38,8 @@ pub enum Reject {
 }
 
 impl Reject {
-    pub const ALL: [Reject; 4] = [
-        Reject::GeneratorFailed,
-        Reject::NoSolution,
-        Reject::NotUnique,
-        Reject::RatingIncomplete,
-    ];
+    pub const ALL: [Reject; 4] =
+        [Reject::GeneratorFailed, Reject::NoSolution, Reject::NotUnique, Reject::RatingIncomplete];
     pub fn name(self) -> &'static str {
         match self {
             Reject::GeneratorFailed => "generator_failed",
@@ -83,18 +79,11 @@ pub trait Kind: Send + Sync + Sized + 'static {
     /// A stable text of the parameters that shape candidates: part of every candidate's seed.
     fn params_key(params: &Self::Params) -> String;
     /// Build one candidate puzzle and the solution it was built from.
-    fn generate(
-        params: &Self::Params,
-        rng: &mut Xoshiro256PlusPlus,
-    ) -> Result<(Self::Puzzle, Self::Solution), Reject>;
+    fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<(Self::Puzzle, Self::Solution), Reject>;
     /// Count solutions up to `limit` with the fast solver.
     fn solve(puzzle: &Self::Puzzle, limit: usize) -> Solved<Self::Solution>;
     /// Rate a uniquely solvable puzzle whose solution is known; `log` receives every level try.
-    fn rate(
-        puzzle: &Self::Puzzle,
-        solution: &Self::Solution,
-        log: Option<&mut Vec<LogEntry>>,
-    ) -> Rated;
+    fn rate(puzzle: &Self::Puzzle, solution: &Self::Solution, log: Option<&mut Vec<LogEntry>>) -> Rated;
     /// Read one input line (text form or JSON); the error says what is wrong.
     fn parse(line: &str) -> Result<Self::Puzzle, String>;
     fn puzzle_text(p: &Self::Puzzle) -> String;

@@ -19,10 +19,7 @@ pub fn run_ordered<K: Kind, E>(
     let mut start = range.start;
     while start < range.end {
         let end = range.end.min(start + chunk as u64);
-        let results: Vec<Processed<K>> = (start..end)
-            .into_par_iter()
-            .map(|i| process(ctx, i, None))
-            .collect();
+        let results: Vec<Processed<K>> = (start..end).into_par_iter().map(|i| process(ctx, i, None)).collect();
         for r in results {
             sink(r)?;
         }

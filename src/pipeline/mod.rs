@@ -22,12 +22,7 @@ pub struct Context<K: Kind> {
 impl<K: Kind> Context<K> {
     pub fn new(master: u64, params: K::Params, thresholds: Thresholds) -> Self {
         let params_key = K::params_key(&params);
-        Context {
-            master,
-            params,
-            params_key,
-            thresholds,
-        }
+        Context { master, params, params_key, thresholds }
     }
 }
 
@@ -54,18 +49,10 @@ pub struct Processed<K: Kind> {
 }
 
 /// Run candidate `index` through every stage. `log` receives the rater's level tries.
-pub fn process<K: Kind>(
-    ctx: &Context<K>,
-    index: u64,
-    log: Option<&mut Vec<LogEntry>>,
-) -> Processed<K> {
+pub fn process<K: Kind>(ctx: &Context<K>, index: u64, log: Option<&mut Vec<LogEntry>>) -> Processed<K> {
     let mut times = StageTimes::default();
     let outcome = run_stages(ctx, index, log, &mut times);
-    Processed {
-        index,
-        outcome,
-        times,
-    }
+    Processed { index, outcome, times }
 }
 
 fn run_stages<K: Kind>(
@@ -96,10 +83,5 @@ fn run_stages<K: Kind>(
         return Err(Reject::RatingIncomplete);
     }
     let grade = ctx.thresholds.grade(rated.rating.steps);
-    Ok(Accepted {
-        puzzle,
-        solution,
-        rating: rated.rating,
-        grade,
-    })
+    Ok(Accepted { puzzle, solution, rating: rated.rating, grade })
 }

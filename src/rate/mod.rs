@@ -24,10 +24,7 @@ pub trait Technique: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     fn situation(self) -> &'static str;
 
     fn index(self) -> usize {
-        Self::ALL
-            .iter()
-            .position(|&t| t == self)
-            .expect("technique listed in ALL")
+        Self::ALL.iter().position(|&t| t == self).expect("technique listed in ALL")
     }
     fn max_level() -> u8 {
         Self::ALL.iter().map(|t| t.level()).max().unwrap_or(0)
@@ -44,11 +41,7 @@ pub struct Tally<S> {
 
 impl<S> Default for Tally<S> {
     fn default() -> Self {
-        Tally {
-            situations: 0,
-            successes: 0,
-            first: None,
-        }
+        Tally { situations: 0, successes: 0, first: None }
     }
 }
 
@@ -56,12 +49,7 @@ impl<S> Tally<S> {
     /// Count many situations at once (for scans that count with bit tricks); `first` is the
     /// first success among them in the technique's enumeration order.
     #[inline]
-    pub fn record_many(
-        &mut self,
-        situations: u32,
-        successes: u32,
-        first: impl FnOnce() -> Option<S>,
-    ) {
+    pub fn record_many(&mut self, situations: u32, successes: u32, first: impl FnOnce() -> Option<S>) {
         self.situations += situations;
         self.successes += successes;
         if successes > 0 && self.first.is_none() {
@@ -131,11 +119,7 @@ pub fn try_cost(situations: u32, successes: u32) -> f64 {
 pub fn rate<P: Solving>(pos: &mut P, mut log: Option<&mut Vec<LogEntry>>) -> Rating {
     let all = P::Tech::ALL;
     let max_level = P::Tech::max_level();
-    let mut rating = Rating {
-        steps: 0.0,
-        hardest_level: 0,
-        usage: vec![0; all.len()],
-    };
+    let mut rating = Rating { steps: 0.0, hardest_level: 0, usage: vec![0; all.len()] };
     // Safety valve against a kind whose last level fails to progress: far above any real solve.
     let mut budget = 100_000u32;
     'solve: while !pos.is_solved() && budget > 0 {
@@ -154,9 +138,7 @@ pub fn rate<P: Solving>(pos: &mut P, mut log: Option<&mut Vec<LogEntry>>) -> Rat
             let cost = try_cost(level_tally.situations, level_tally.successes);
             rating.steps += cost;
             let applied = level_tally.first.map(|(tech, step)| {
-                let text = log
-                    .as_ref()
-                    .map(|_| format!("{}: {}", tech.name(), pos.describe(&step)));
+                let text = log.as_ref().map(|_| format!("{}: {}", tech.name(), pos.describe(&step)));
                 pos.apply(&step);
                 rating.usage[tech.index()] += 1;
                 rating.hardest_level = rating.hardest_level.max(level);

@@ -102,9 +102,7 @@ const fn build_peers() -> [Cells; 81] {
     while a < 81 {
         let mut b = 0;
         while b < 81 {
-            if a != b
-                && (row_of(a) == row_of(b) || col_of(a) == col_of(b) || box_of(a) == box_of(b))
-            {
+            if a != b && (row_of(a) == row_of(b) || col_of(a) == col_of(b) || box_of(a) == box_of(b)) {
                 p[a].0 |= 1 << b;
             }
             b += 1;

@@ -28,9 +28,7 @@ pub struct SudokuParams {
 
 impl Default for SudokuParams {
     fn default() -> Self {
-        SudokuParams {
-            symmetry: Symmetry::Rotate180,
-        }
+        SudokuParams { symmetry: Symmetry::Rotate180 }
     }
 }
 
@@ -44,15 +42,10 @@ impl Kind for Sudoku {
     type Params = SudokuParams;
 
     fn apply_overrides(params: &mut SudokuParams, o: &Overrides) -> Result<(), String> {
-        for (flag, given) in [
-            ("--size", o.size.is_some()),
-            ("--rows", o.rows.is_some()),
-            ("--cols", o.cols.is_some()),
-        ] {
+        for (flag, given) in [("--size", o.size.is_some()), ("--rows", o.rows.is_some()), ("--cols", o.cols.is_some())]
+        {
             if given {
-                return Err(format!(
-                    "{flag} does not apply to --kind sudoku (always 9×9)"
-                ));
+                return Err(format!("{flag} does not apply to --kind sudoku (always 9×9)"));
             }
         }
         if let Some(s) = o.symmetry {
@@ -65,29 +58,19 @@ impl Kind for Sudoku {
         format!("symmetry={}", params.symmetry.name())
     }
 
-    fn generate(
-        params: &SudokuParams,
-        rng: &mut Xoshiro256PlusPlus,
-    ) -> Result<(Grid, Grid), Reject> {
+    fn generate(params: &SudokuParams, rng: &mut Xoshiro256PlusPlus) -> Result<(Grid, Grid), Reject> {
         generate::generate(params.symmetry, rng)
     }
 
     fn solve(puzzle: &Grid, limit: usize) -> Solved<Grid> {
         let f = solve::count_solutions(puzzle, limit);
-        Solved {
-            count: f.count,
-            first: f.first,
-        }
+        Solved { count: f.count, first: f.first }
     }
 
     fn rate(puzzle: &Grid, solution: &Grid, log: Option<&mut Vec<LogEntry>>) -> Rated {
         let mut pos = position::Position::new(puzzle, solution);
         let rating = rate::rate(&mut pos, log);
-        Rated {
-            rating,
-            solved: pos.empty.is_empty(),
-            unsound: pos.unsound,
-        }
+        Rated { rating, solved: pos.empty.is_empty(), unsound: pos.unsound }
     }
 
     fn parse(line: &str) -> Result<Grid, String> {

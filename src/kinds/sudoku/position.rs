@@ -80,9 +80,7 @@ impl Position {
 
     /// Would this removal take away at least one candidate?
     pub fn removes_any(&self, cells: Cells, digits: DigitSet) -> bool {
-        digits
-            .iter()
-            .any(|d| !self.digit_cells[d as usize].and(cells).is_empty())
+        digits.iter().any(|d| !self.digit_cells[d as usize].and(cells).is_empty())
     }
 
     pub fn apply(&mut self, step: &Step) {

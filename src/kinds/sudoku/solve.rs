@@ -46,14 +46,7 @@ const fn build_shrink() -> [u32; 512] {
 static SHRINK: [u32; 512] = build_shrink();
 
 /// The six ways a digit can sit in a band: `PERMS[p][row] = box`.
-const PERMS: [[u32; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+const PERMS: [[u32; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
 
 const fn build_band_tables() -> ([u32; 512], [u32; 512]) {
     let mut ok = [0u32; 512];
@@ -145,16 +138,8 @@ const fn build_self_mask() -> [u32; 27] {
 /// Cell position in band → what its digit's band may keep (row and box peers removed).
 static SELF_MASK: [u32; 27] = build_self_mask();
 
-const ROW_CELLS: [u32; 8] = [
-    0,
-    0o777,
-    0o777_000,
-    0o777_777,
-    0o777_000_000,
-    0o777_000_777,
-    0o777_777_000,
-    0o777_777_777,
-];
+const ROW_CELLS: [u32; 8] =
+    [0, 0o777, 0o777_000, 0o777_777, 0o777_000_000, 0o777_000_777, 0o777_777_000, 0o777_777_777];
 
 #[inline(always)]
 fn other_bands(sb: usize) -> (usize, usize) {
@@ -182,12 +167,15 @@ pub struct BandSolver {
 pub struct Found {
     pub count: usize,
     pub first: Option<[u8; 81]>,
+    /// The second solution found, when the limit allowed one.
+    pub second: Option<[u8; 81]>,
 }
 
 struct Search {
     limit: usize,
     count: usize,
     first: Option<[u8; 81]>,
+    second: Option<[u8; 81]>,
 }
 
 impl BandSolver {
@@ -222,12 +210,7 @@ impl BandSolver {
             cand[sb] = (ALL & !forbid[sb] & !filled[sb % 3]) | placed[sb];
         }
         let unsolved = [ALL & !filled[0], ALL & !filled[1], ALL & !filled[2]];
-        Some(BandSolver {
-            cand,
-            seen: [0; 27],
-            unsolved,
-            bivalue: [0; 3],
-        })
+        Some(BandSolver { cand, seen: [0; 27], unsolved, bivalue: [0; 3] })
     }
 
     /// Fix `digit` (1-9) at `cell`, removing it from every peer. False on a clash.
@@ -258,18 +241,11 @@ impl BandSolver {
 
     /// Count solutions up to `limit`, keeping the first.
     pub fn count(mut self, limit: usize) -> Found {
-        let mut search = Search {
-            limit,
-            count: 0,
-            first: None,
-        };
+        let mut search = Search { limit, count: 0, first: None, second: None };
         if limit > 0 && self.settle().is_ok() {
             self.branch(&mut search);
         }
-        Found {
-            count: search.count,
-            first: search.first,
-        }
+        Found { count: search.count, first: search.first, second: search.second }
     }
 
     /// Propagate to a fixpoint: band tables, then naked singles, until neither changes anything.
@@ -364,9 +340,7 @@ impl BandSolver {
                 singles ^= bit;
                 any = true;
                 let pos = bit.trailing_zeros() as usize;
-                let d = (0..9)
-                    .find(|&d| self.cand[d * 3 + band] & bit != 0)
-                    .ok_or(Dead)?;
+                let d = (0..9).find(|&d| self.cand[d * 3 + band] & bit != 0).ok_or(Dead)?;
                 let sb = d * 3 + band;
                 self.cand[sb] &= SELF_MASK[pos];
             }
@@ -376,8 +350,10 @@ impl BandSolver {
 
     fn branch(&mut self, search: &mut Search) {
         if self.is_solved() {
-            if search.first.is_none() {
-                search.first = Some(self.grid());
+            match search.count {
+                0 => search.first = Some(self.grid()),
+                1 => search.second = Some(self.grid()),
+                _ => {}
             }
             search.count += 1;
             return;
@@ -417,9 +393,7 @@ impl BandSolver {
                 continue;
             }
             let bit = u & u.wrapping_neg();
-            let n = (0..9)
-                .filter(|&d| self.cand[d * 3 + band] & bit != 0)
-                .count() as u32;
+            let n = (0..9).filter(|&d| self.cand[d * 3 + band] & bit != 0).count() as u32;
             if best.is_none_or(|(m, _, _)| n < m) {
                 best = Some((n, band, bit));
             }
@@ -463,12 +437,7 @@ impl Prober {
     /// `digit_cells[d]` (d = 1..=9) are the 81-bit sets of empty cells holding candidate d;
     /// `values` the placed digits (0 = empty).
     pub fn new(digit_cells: &[u128; 10], values: &[u8; 81]) -> Prober {
-        let mut s = BandSolver {
-            cand: [0; 27],
-            seen: [0; 27],
-            unsolved: [0; 3],
-            bivalue: [0; 3],
-        };
+        let mut s = BandSolver { cand: [0; 27], seen: [0; 27], unsolved: [0; 3], bivalue: [0; 3] };
         let mut placed = [0u128; 10];
         let mut empty = 0u128;
         for (i, &v) in values.iter().enumerate() {
@@ -517,36 +486,42 @@ impl Prober {
 pub fn count_solutions(grid: &[u8; 81], limit: usize) -> Found {
     match BandSolver::new(grid) {
         Some(s) => s.count(limit),
-        None => Found {
-            count: 0,
-            first: None,
-        },
+        None => Found { count: 0, first: None, second: None },
     }
 }
 
-/// True when `grid` has a solution that differs from `solution` in one of `cells`: the
+/// A solution of `grid` that differs from `solution` in one of `cells`, if there is one: the
 /// question clue removal asks ("does taking these clues away admit another solution?").
 ///
 /// Asked one cell at a time ("a solution with this cell different?"), fixing the cells already
 /// cleared: each search stops at the first other solution, which is cheaper than counting to
 /// two, since a count must find the known solution as well.
-pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> bool {
-    let Some(base) = BandSolver::new(grid) else {
-        return false;
-    };
+pub fn other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> Option<[u8; 81]> {
+    let base = BandSolver::new(grid)?;
     for (i, &c) in cells.iter().enumerate() {
         let mut s = base;
         for &prev in &cells[..i] {
             if !s.place(prev as usize, solution[prev as usize]) {
-                return false;
+                return None;
             }
         }
         s.forbid(c as usize, solution[c as usize]);
-        if s.count(1).count > 0 {
-            return true;
+        if let Some(other) = s.count(1).first {
+            return Some(other);
         }
     }
-    false
+    None
+}
+
+/// True when `grid` has a solution other than `solution` that differs from it in `cells`.
+pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> bool {
+    other_solution(grid, cells, solution).is_some()
+}
+
+/// A solution of `grid` other than `solution`, if any (any cell may differ).
+pub fn any_other_solution(grid: &[u8; 81], solution: &[u8; 81]) -> Option<[u8; 81]> {
+    let f = count_solutions(grid, 2);
+    [f.first, f.second].into_iter().flatten().find(|s| s != solution)
 }
 
 #[cfg(test)]
@@ -577,9 +552,7 @@ mod tests {
 
     #[test]
     fn solves_a_hard_puzzle_uniquely() {
-        let p = parse(
-            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-        );
+        let p = parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......");
         let f = count_solutions(&p, 2);
         assert_eq!(f.count, 1);
         let sol = f.first.unwrap();

@@ -154,18 +154,14 @@ const ALL_DIGITS: DigitSet = DigitSet::full(9);
 
 impl Position {
     fn removal(&self, cells: Cells, digits: DigitSet) -> Option<Step> {
-        self.removes_any(cells, digits)
-            .then_some(Step::Remove { cells, digits })
+        self.removes_any(cells, digits).then_some(Step::Remove { cells, digits })
     }
 
     fn naked_single(&self, t: &mut Tally<Step>) {
         let singles = self.empty.iter().filter(|&c| self.cand[c].len() == 1);
         let first = singles.clone().next();
         t.record_many(self.empty.len(), singles.count() as u32, || {
-            first.map(|c| Step::Place {
-                cell: c as u8,
-                digit: self.cand[c].first().unwrap(),
-            })
+            first.map(|c| Step::Place { cell: c as u8, digit: self.cand[c].first().unwrap() })
         });
     }
 
@@ -183,10 +179,7 @@ impl Position {
             t.record_many(once_or_more.count_ones(), once.count_ones(), || {
                 let d = once.trailing_zeros() as u8;
                 let cell = house.iter().find(|&&c| self.cand[c as usize].contains(d))?;
-                Some(Step::Place {
-                    cell: *cell,
-                    digit: d,
-                })
+                Some(Step::Place { cell: *cell, digit: d })
             });
         }
     }
@@ -210,11 +203,7 @@ impl Position {
                     digits |= self.cand[cells[i]];
                     set = set.or(Cells::one(cells[i]));
                 }
-                t.record(if digits.len() as usize == k {
-                    self.removal(open.minus(set), digits)
-                } else {
-                    None
-                });
+                t.record(if digits.len() as usize == k { self.removal(open.minus(set), digits) } else { None });
             });
         }
     }
@@ -243,11 +232,7 @@ impl Position {
                     set.insert(digits[i]);
                     cells = cells.or(places[i]);
                 }
-                t.record(if cells.len() as usize == k {
-                    self.removal(cells, ALL_DIGITS.without(set))
-                } else {
-                    None
-                });
+                t.record(if cells.len() as usize == k { self.removal(cells, ALL_DIGITS.without(set)) } else { None });
             });
         }
     }
@@ -255,14 +240,7 @@ impl Position {
     fn intersection(&self, t: &mut Tally<Step>) {
         for b in 0..9 {
             let bx = HOUSE_MASK[18 + b];
-            let lines = [
-                b / 3 * 3,
-                b / 3 * 3 + 1,
-                b / 3 * 3 + 2,
-                9 + b % 3 * 3,
-                10 + b % 3 * 3,
-                11 + b % 3 * 3,
-            ];
+            let lines = [b / 3 * 3, b / 3 * 3 + 1, b / 3 * 3 + 2, 9 + b % 3 * 3, 10 + b % 3 * 3, 11 + b % 3 * 3];
             for line in lines {
                 let ln = HOUSE_MASK[line];
                 let inter = bx.and(ln);
@@ -278,10 +256,7 @@ impl Position {
                     if dc.and(ln).minus(inter).is_empty() {
                         rem = rem.or(dc.and(bx).minus(inter));
                     }
-                    t.record((!rem.is_empty()).then_some(Step::Remove {
-                        cells: rem,
-                        digits: DigitSet::single(d),
-                    }));
+                    t.record((!rem.is_empty()).then_some(Step::Remove { cells: rem, digits: DigitSet::single(d) }));
                 }
             }
         }
@@ -299,9 +274,8 @@ impl Position {
                     let places = dc.and(HOUSE_MASK[base_first + i]);
                     if (2..=n).contains(&(places.len() as usize)) {
                         base[m] = base_first + i;
-                        cover_bits[m] = places.iter().fold(0u16, |acc, c| {
-                            acc | 1 << if base_first == 0 { c % 9 } else { c / 9 }
-                        });
+                        cover_bits[m] =
+                            places.iter().fold(0u16, |acc, c| acc | 1 << if base_first == 0 { c % 9 } else { c / 9 });
                         m += 1;
                     }
                 }
@@ -314,14 +288,9 @@ impl Position {
                                 cover_cells = cover_cells.or(HOUSE_MASK[cover_first + j]);
                             }
                         }
-                        let base_cells = ix
-                            .iter()
-                            .fold(Cells::EMPTY, |acc, &i| acc.or(HOUSE_MASK[base[i]]));
+                        let base_cells = ix.iter().fold(Cells::EMPTY, |acc, &i| acc.or(HOUSE_MASK[base[i]]));
                         let rem = cover_cells.minus(base_cells).and(dc);
-                        (!rem.is_empty()).then_some(Step::Remove {
-                            cells: rem,
-                            digits: DigitSet::single(d),
-                        })
+                        (!rem.is_empty()).then_some(Step::Remove { cells: rem, digits: DigitSet::single(d) })
                     } else {
                         None
                     };
@@ -332,10 +301,7 @@ impl Position {
     }
 
     fn bivalue_cells(&self) -> Cells {
-        self.empty
-            .iter()
-            .filter(|&c| self.cand[c].len() == 2)
-            .fold(Cells::EMPTY, |a, c| a.or(Cells::one(c)))
+        self.empty.iter().filter(|&c| self.cand[c].len() == 2).fold(Cells::EMPTY, |a, c| a.or(Cells::one(c)))
     }
 
     fn xy_wing(&self, t: &mut Tally<Step>) {
@@ -414,9 +380,7 @@ impl Position {
                     for k in j + 1..n {
                         let union = u2.union(self.cand[wings[k]]);
                         if union.len() == 4 {
-                            t.record(
-                                self.wxyz_elimination([p, wings[i], wings[j], wings[k]], union),
-                            );
+                            t.record(self.wxyz_elimination([p, wings[i], wings[j], wings[k]], union));
                         }
                     }
                 }
@@ -428,13 +392,9 @@ impl Position {
     fn wxyz_elimination(&self, quad: [usize; 4], union: DigitSet) -> Option<Step> {
         let mut loose = None;
         for d in union.iter() {
-            let holders = quad
-                .iter()
-                .filter(|&&c| self.cand[c].contains(d))
-                .fold(Cells::EMPTY, |a, &c| a.or(Cells::one(c)));
-            let confined = holders
-                .iter()
-                .all(|h| holders.minus(Cells::one(h)).minus(PEERS[h]).is_empty());
+            let holders =
+                quad.iter().filter(|&&c| self.cand[c].contains(d)).fold(Cells::EMPTY, |a, &c| a.or(Cells::one(c)));
+            let confined = holders.iter().all(|h| holders.minus(Cells::one(h)).minus(PEERS[h]).is_empty());
             if !confined {
                 if loose.is_some() {
                     return None;
@@ -448,16 +408,8 @@ impl Position {
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
-        let min = self
-            .empty
-            .iter()
-            .map(|c| self.cand[c].len())
-            .min()
-            .unwrap_or(0);
-        let cells = self
-            .empty
-            .iter()
-            .filter(|&c| self.cand[c].len() == min.max(2));
+        let min = self.empty.iter().map(|c| self.cand[c].len()).min().unwrap_or(0);
+        let cells = self.empty.iter().filter(|&c| self.cand[c].len() == min.max(2));
         let digit_cells = std::array::from_fn(|d| self.digit_cells[d].0);
         let prober = Prober::new(&digit_cells, &self.value);
         let mut first_cell = None;
@@ -465,22 +417,14 @@ impl Position {
             first_cell.get_or_insert(c);
             for d in self.cand[c].iter() {
                 let refuted = prober.refutes(c, d);
-                t.record(refuted.then_some(Step::Remove {
-                    cells: Cells::one(c),
-                    digits: DigitSet::single(d),
-                }));
+                t.record(refuted.then_some(Step::Remove { cells: Cells::one(c), digits: DigitSet::single(d) }));
             }
         }
         if t.first.is_none() {
             // No single assumption is refuted: guess the right digit of the first cell, as a
             // solver that backtracks would eventually keep.
-            let c = first_cell
-                .or_else(|| self.empty.first())
-                .expect("trial on an unsolved position");
-            t.first = Some(Step::Place {
-                cell: c as u8,
-                digit: self.solution[c],
-            });
+            let c = first_cell.or_else(|| self.empty.first()).expect("trial on an unsolved position");
+            t.first = Some(Step::Place { cell: c as u8, digit: self.solution[c] });
         }
     }
 }
@@ -538,14 +482,7 @@ mod tests {
     use super::*;
     #[test]
     fn combos_count() {
-        for (n, k, want) in [
-            (9, 2, 36),
-            (9, 3, 84),
-            (9, 4, 126),
-            (20, 3, 1140),
-            (3, 3, 1),
-            (2, 3, 0),
-        ] {
+        for (n, k, want) in [(9, 2, 36), (9, 3, 84), (9, 4, 126), (20, 3, 1140), (3, 3, 1), (2, 3, 0)] {
             let mut c = 0;
             combos(n, k, |_| c += 1);
             assert_eq!(c, want, "C({n},{k})");

@@ -1,0 +1,209 @@
+//! The real binary, end to end, on Sudoku: books, determinism, replay, bad input, config errors.
+
+mod common;
+use common::{grid, run, simple_count, stderr, stdout};
+use std::path::Path;
+
+const BOOK_FILES: &[&str] = &[
+    "puzzles.csv",
+    "puzzles.jsonl",
+    "book-easy.csv",
+    "book-medium.csv",
+    "book-hard.csv",
+    "book-expert.csv",
+    "book-easy.json",
+    "book-medium.json",
+    "book-hard.json",
+    "book-expert.json",
+    "manifest.json",
+];
+
+fn generate(dir: &Path, threads: &str, count: &str, seed: &str) {
+    let o = run(
+        &[
+            "generate",
+            "--count",
+            count,
+            "--seed",
+            seed,
+            "--out",
+            dir.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--quiet",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "generate failed: {}", stderr(&o));
+}
+
+fn calibration_without_times(dir: &Path) -> serde_json::Value {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("time_seconds");
+    v
+}
+
+#[test]
+fn threads_1_and_2_give_identical_books() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("t1"), tmp.path().join("t2"));
+    // A small chunk size so that the 2-thread run spans several chunks.
+    let cfg = tmp.path().join("small-chunk.toml");
+    std::fs::write(&cfg, "[run]\nchunk = 37\n").unwrap();
+    for (dir, threads) in [(&a, "1"), (&b, "2")] {
+        let o = run(
+            &[
+                "generate",
+                "--count",
+                "300",
+                "--seed",
+                "77",
+                "--out",
+                dir.to_str().unwrap(),
+                "--threads",
+                threads,
+                "--quiet",
+                "--config",
+                cfg.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    for f in BOOK_FILES {
+        let (x, y) = (std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap());
+        assert!(x == y, "{f} differs between --threads 1 and --threads 2");
+    }
+    assert_eq!(calibration_without_times(&a), calibration_without_times(&b));
+    // Nothing is left under a temporary name.
+    let leftovers: Vec<_> = std::fs::read_dir(&a)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn book_puzzles_are_unique_consistent_and_graded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("book");
+    generate(&dir, "2", "400", "5");
+    let mut rdr = csv::Reader::from_path(dir.join("puzzles.csv")).unwrap();
+    let headers = rdr.headers().unwrap().clone();
+    let names: Vec<&str> = headers.iter().collect();
+    assert_eq!(
+        &names[..10],
+        ["id", "kind", "seed", "index", "grade", "steps", "hardest_level", "givens", "puzzle", "solution"]
+    );
+    let mut last_index = -1i64;
+    let mut per_grade = std::collections::HashMap::new();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let (p, s) = (grid(&rec[8]), grid(&rec[9]));
+        assert_eq!(simple_count(&p, 2), 1, "not unique: {}", &rec[8]);
+        assert_eq!(simple_count(&s, 2), 1);
+        for i in 0..81 {
+            assert!(p[i] == 0 || p[i] == s[i]);
+        }
+        let index: i64 = rec[3].parse().unwrap();
+        assert!(index > last_index, "rows out of candidate order");
+        last_index = index;
+        assert_eq!(rec[7].parse::<usize>().unwrap(), p.iter().filter(|&&d| d != 0).count());
+        *per_grade.entry(rec[4].to_string()).or_insert(0) += 1;
+    }
+    // Per-grade books hold exactly the rows of their grade, in CSV and JSON alike.
+    for (g, n) in &per_grade {
+        let csv_rows = csv::Reader::from_path(dir.join(format!("book-{g}.csv"))).unwrap().records().count();
+        assert_eq!(csv_rows, *n, "{g}");
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("book-{g}.json"))).unwrap()).unwrap();
+        assert_eq!(json.as_array().unwrap().len(), *n);
+        assert!(json.as_array().unwrap().iter().all(|r| r["grade"] == g.as_str()));
+    }
+    let cal: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
+    assert_eq!(cal["candidates"]["tried"], 400);
+    assert_eq!(cal["candidates"]["accepted"].as_u64().unwrap() as usize, per_grade.values().sum::<usize>());
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["seed"], 5);
+    assert_eq!(manifest["kind"], "sudoku");
+}
+
+#[test]
+fn replay_reproduces_a_row_with_its_step_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("book");
+    generate(&dir, "2", "40", "9");
+    let jsonl = std::fs::read_to_string(dir.join("puzzles.jsonl")).unwrap();
+    let line = jsonl.lines().nth(17).unwrap();
+    let index = serde_json::from_str::<serde_json::Value>(line).unwrap()["index"].to_string();
+    let o = run(&["replay", "--seed", "9", "--index", &index], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().next().unwrap(), line);
+    assert!(out.lines().filter(|l| l.starts_with("# try")).count() > 10, "{out}");
+}
+
+#[test]
+fn rate_reports_bad_lines_and_goes_on() {
+    let good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let input = format!("{good}\nnot a sudoku\n\n{}\n{good},extra,fields\n", "1".repeat(81));
+    let o = run(&["rate", "-"], Some(&input));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("line 2: expected 81 characters"), "{err}");
+    assert!(err.contains("line 4: puzzle has no solution"), "{err}");
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(rows[0].starts_with("line,grade,steps,hardest_level,givens,used_naked_single"));
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows[1].starts_with("1,") && rows[2].starts_with("5,"));
+}
+
+#[test]
+fn solve_counts_to_two() {
+    let unique = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let empty = ".".repeat(81);
+    let input = format!("{unique}\n{empty}\n{}\n", "1".repeat(81));
+    let o = run(&["solve"], Some(&input));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0][1], "1");
+    assert_eq!(simple_count(&grid(rows[0][2]), 2), 1);
+    assert_eq!(rows[1][1], "2");
+    assert_eq!((rows[2][1], rows[2][2]), ("0", ""));
+}
+
+#[test]
+fn config_and_usage_errors_exit_2_naming_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.toml");
+    std::fs::write(&bad, "[grades]\nk1 = 10.0\nk2 = 5.0\nk3 = 30.0\n").unwrap();
+    let o = run(
+        &[
+            "generate",
+            "--count",
+            "1",
+            "--config",
+            bad.to_str().unwrap(),
+            "--out",
+            tmp.path().join("x").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("k1=10") && stderr(&o).contains("k2=5"), "{}", stderr(&o));
+    std::fs::write(&bad, "[generate]\nsymetry = \"none\"\n").unwrap();
+    let o = run(&["rate", "--config", bad.to_str().unwrap()], Some(""));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("symetry"), "{}", stderr(&o));
+    let o = run(&["generate", "--size", "6", "--count", "1", "--out", tmp.path().join("y").to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--size"), "{}", stderr(&o));
+    let o = run(&["generate", "--threads", "0"], None);
+    assert_eq!(o.status.code(), Some(2));
+}
