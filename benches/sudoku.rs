@@ -5,7 +5,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use puzzle_factory::grade::Thresholds;
 use puzzle_factory::kinds::sudoku::generate::{generate, Symmetry};
-use puzzle_factory::kinds::sudoku::solve::count_solutions;
+use puzzle_factory::kinds::sudoku::solve::count_only;
 use puzzle_factory::kinds::sudoku::{Sudoku, SudokuParams};
 use puzzle_factory::kinds::Kind;
 use puzzle_factory::pipeline::{process, Context};
@@ -37,7 +37,7 @@ fn solver(c: &mut Criterion) {
         group.throughput(Throughput::Elements(puzzles.len() as u64));
         group.sample_size(20);
         group.bench_function("ours", |b| {
-            b.iter(|| puzzles.iter().map(|p| count_solutions(black_box(p), 2).count).sum::<usize>())
+            b.iter(|| puzzles.iter().map(|p| count_only(black_box(p), 2)).sum::<usize>())
         });
         group.bench_function("sudoku_crate", |b| {
             b.iter(|| theirs.iter().map(|s| black_box(*s).solutions_count_up_to(2)).sum::<usize>())

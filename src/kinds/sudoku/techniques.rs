@@ -272,7 +272,7 @@ impl Position {
                 let mut m = 0;
                 for i in 0..9 {
                     let places = dc.and(HOUSE_MASK[base_first + i]);
-                    if (2..=n).contains(&(places.len() as usize)) {
+                    if places.len() >= 2 {
                         base[m] = base_first + i;
                         cover_bits[m] =
                             places.iter().fold(0u16, |acc, c| acc | 1 << if base_first == 0 { c % 9 } else { c / 9 });
@@ -311,20 +311,23 @@ impl Position {
             let mut wings = [0usize; 20];
             let mut n = 0;
             for w in bi.and(PEERS[p]).iter() {
-                if self.cand[w].intersect(pc).len() == 1 {
-                    wings[n] = w;
-                    n += 1;
-                }
+                wings[n] = w;
+                n += 1;
             }
             combos(n, 2, |ix| {
                 let (a, b) = (wings[ix[0]], wings[ix[1]]);
                 let (ca, cb) = (self.cand[a], self.cand[b]);
-                if ca.intersect(pc) == cb.intersect(pc) || ca.without(pc) != cb.without(pc) {
-                    return;
-                }
-                let z = ca.without(pc);
-                let cells = PEERS[a].and(PEERS[b]).minus(Cells::one(p));
-                t.record(self.removal(cells, z));
+                let found = if ca.intersect(pc).len() != 1
+                    || cb.intersect(pc).len() != 1
+                    || ca.intersect(pc) == cb.intersect(pc)
+                    || ca.without(pc) != cb.without(pc)
+                {
+                    None
+                } else {
+                    let cells = PEERS[a].and(PEERS[b]).minus(Cells::one(p));
+                    self.removal(cells, ca.without(pc))
+                };
+                t.record(found);
             });
         }
     }
@@ -336,20 +339,19 @@ impl Position {
             let mut wings = [0usize; 20];
             let mut n = 0;
             for w in bi.and(PEERS[p]).iter() {
-                if self.cand[w].is_subset(pc) {
-                    wings[n] = w;
-                    n += 1;
-                }
+                wings[n] = w;
+                n += 1;
             }
             combos(n, 2, |ix| {
                 let (a, b) = (wings[ix[0]], wings[ix[1]]);
                 let (ca, cb) = (self.cand[a], self.cand[b]);
-                if ca == cb {
-                    return;
-                }
-                let z = ca.intersect(cb);
-                let cells = PEERS[p].and(PEERS[a]).and(PEERS[b]);
-                t.record(self.removal(cells, z));
+                let found = if !ca.is_subset(pc) || !cb.is_subset(pc) || ca == cb {
+                    None
+                } else {
+                    let cells = PEERS[p].and(PEERS[a]).and(PEERS[b]);
+                    self.removal(cells, ca.intersect(cb))
+                };
+                t.record(found);
             });
         }
     }
@@ -364,7 +366,7 @@ impl Position {
             let mut n = 0;
             for w in PEERS[p].and(self.empty).iter() {
                 let wc = self.cand[w];
-                if wc.len() >= 2 && wc.union(pc).len() <= 4 {
+                if (2..=4).contains(&wc.len()) {
                     wings[n] = w;
                     n += 1;
                 }
@@ -375,13 +377,16 @@ impl Position {
                 for j in i + 1..n {
                     let u2 = u1.union(self.cand[wings[j]]);
                     if u2.len() > 4 {
+                        t.situations += (n - j - 1) as u32;
                         continue;
                     }
                     for k in j + 1..n {
                         let union = u2.union(self.cand[wings[k]]);
-                        if union.len() == 4 {
-                            t.record(self.wxyz_elimination([p, wings[i], wings[j], wings[k]], union));
-                        }
+                        t.record(if union.len() == 4 {
+                            self.wxyz_elimination([p, wings[i], wings[j], wings[k]], union)
+                        } else {
+                            None
+                        });
                     }
                 }
             }
