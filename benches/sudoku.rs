@@ -36,9 +36,7 @@ fn solver(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("count_to_2/{}", file.trim_start_matches("sudoku/")));
         group.throughput(Throughput::Elements(puzzles.len() as u64));
         group.sample_size(20);
-        group.bench_function("ours", |b| {
-            b.iter(|| puzzles.iter().map(|p| count_only(black_box(p), 2)).sum::<usize>())
-        });
+        group.bench_function("ours", |b| b.iter(|| puzzles.iter().map(|p| count_only(black_box(p), 2)).sum::<usize>()));
         group.bench_function("sudoku_crate", |b| {
             b.iter(|| theirs.iter().map(|s| black_box(*s).solutions_count_up_to(2)).sum::<usize>())
         });

@@ -36,7 +36,7 @@ pub struct Thresholds {
 
 impl Thresholds {
     pub fn new(k1: f64, k2: f64, k3: f64) -> Result<Thresholds, String> {
-        if !(k1.is_finite() && k2.is_finite() && k3.is_finite()) || !(k1 < k2 && k2 < k3) {
+        if !(k1.is_finite() && k2.is_finite() && k3.is_finite() && k1 < k2 && k2 < k3) {
             return Err(format!(
                 "grade thresholds must be finite and strictly increasing (k1 < k2 < k3), got k1={k1}, k2={k2}, k3={k3}"
             ));

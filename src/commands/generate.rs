@@ -4,7 +4,7 @@
 use crate::book::{BookWriter, Record, Stats};
 use crate::config::RunConfig;
 use crate::kinds::Kind;
-use crate::pipeline::{batch, Context};
+use crate::pipeline::{batch, Context, Processed};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -40,11 +40,15 @@ pub fn generate<K: Kind>(
     let mut stats = Stats::new::<K>();
     let bar = progress(count, quiet);
     let mut write_time = Duration::ZERO;
-    batch::run_ordered(&ctx, 0..count, cfg.run.chunk, |p| -> Result<()> {
+    let prepare = |p: Processed<K>| {
+        let record = p.outcome.as_ref().ok().map(|acc| (acc.grade, Record::new(master, p.index, acc)));
+        (p, record)
+    };
+    batch::run_ordered(&ctx, 0..count, cfg.run.chunk, prepare, |(p, record)| -> Result<()> {
         stats.add(&p);
-        if let Ok(acc) = &p.outcome {
+        if let Some((grade, record)) = record {
             let t = Instant::now();
-            book.write(acc.grade, &Record::new(master, p.index, acc))?;
+            book.write(grade, &record)?;
             write_time += t.elapsed();
         }
         bar.inc(1);

@@ -1,6 +1,6 @@
 //! Shared test helpers: a deliberately simple reference solver, reference data, and a runner
 //! for the real binary.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::needless_range_loop)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

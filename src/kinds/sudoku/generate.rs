@@ -135,13 +135,42 @@ struct Remover {
     unavoidable: Vec<u128>,
 }
 
+/// The grid's unavoidable rectangles: cells (r1,c1), (r1,c2), (r2,c1), (r2,c2) in exactly two
+/// boxes holding a, b / b, a. Swapping a and b gives a second solution, so every unique puzzle
+/// keeps a clue in each; knowing them up front spares the searches that would find them.
+fn deadly_rectangles(g: &Grid) -> Vec<u128> {
+    let mut sets = Vec::new();
+    for r1 in 0..9 {
+        for r2 in r1 + 1..9 {
+            for c1 in 0..9 {
+                for c2 in c1 + 1..9 {
+                    // Two boxes: rows in one band (columns in two stacks), or the reverse.
+                    if (r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3) {
+                        continue;
+                    }
+                    let (a, b) = (g[r1 * 9 + c1], g[r1 * 9 + c2]);
+                    if g[r2 * 9 + c1] == b && g[r2 * 9 + c2] == a {
+                        sets.push(
+                            1u128 << (r1 * 9 + c1)
+                                | 1u128 << (r1 * 9 + c2)
+                                | 1u128 << (r2 * 9 + c1)
+                                | 1u128 << (r2 * 9 + c2),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    sets
+}
+
 fn mask_of(cells: &[&Vec<u8>]) -> u128 {
     cells.iter().flat_map(|o| o.iter()).fold(0u128, |m, &c| m | 1 << c)
 }
 
 impl Remover {
     fn new(solution: Grid) -> Remover {
-        Remover { solution, puzzle: solution, clues: (1u128 << 81) - 1, unavoidable: Vec::new() }
+        Remover { solution, puzzle: solution, clues: (1u128 << 81) - 1, unavoidable: deadly_rectangles(&solution) }
     }
 
     fn set(&mut self, orbits: &[&Vec<u8>], on: bool) {
@@ -241,6 +270,26 @@ mod tests {
                 (0..9).map(|j| g[(i / 3) * 27 + (i % 3) * 3 + (j / 3) * 9 + j % 3]).collect();
             row.len() == 9 && col.len() == 9 && bx.len() == 9 && !row.contains(&0)
         })
+    }
+
+    #[test]
+    fn deadly_rectangles_are_unavoidable() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut found = 0;
+        for _ in 0..20 {
+            let g = full_grid(&mut rng).unwrap();
+            for set in deadly_rectangles(&g) {
+                found += 1;
+                let mut p = g;
+                for c in 0..81 {
+                    if set >> c & 1 == 1 {
+                        p[c] = 0;
+                    }
+                }
+                assert_eq!(count_solutions(&p, 2).count, 2);
+            }
+        }
+        assert!(found > 5, "{found}");
     }
 
     #[test]

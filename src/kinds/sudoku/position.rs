@@ -1,12 +1,20 @@
 //! A Sudoku position as a person solving with pencil marks sees it: placed digits and the
-//! candidates left in every empty cell, kept both per cell and per digit.
+//! candidates left in every empty cell, kept per cell, per digit, and (for the singles level)
+//! as running counts per house.
 //!
-//! Invariants: an empty cell's candidates never contain a digit placed in one of its peers
-//! once `place` has run; `digit_cells[d]` is exactly the set of empty cells whose candidates
-//! hold `d`. The position knows the solution only to audit soundness (`unsound` counts steps
-//! that contradicted it) and for the trial level's last-resort guess.
+//! Invariants, kept by `drop_candidate`, the one place a candidate leaves:
+//! * an empty cell's candidates never contain a digit placed in one of its peers once `place`
+//!   has run; `digit_cells[d]` is exactly the set of empty cells whose candidates hold `d`;
+//! * `places[h][d]` is the number of cells of house `h` that can still take `d`;
+//!   `once[h]` holds the digits with exactly one place in `h`; `open_pairs` and `hidden` count
+//!   the (house, digit) pairs with at least one and exactly one place; `single_cells` are the
+//!   empty cells with one candidate. The singles level reads these instead of rescanning the
+//!   grid after every placement (the rater's hottest loop).
+//!
+//! The position knows the solution only to audit soundness (`unsound` counts steps that
+//! contradicted it) and for the trial level's last-resort guess.
 
-use super::geometry::{Cells, PEERS};
+use super::geometry::{houses_of, Cells, HOUSES, PEERS};
 use crate::common::DigitSet;
 
 #[derive(Clone)]
@@ -19,6 +27,11 @@ pub struct Position {
     pub solution: [u8; 81],
     /// Steps applied that removed a solution digit or placed a wrong one (must stay 0).
     pub unsound: u32,
+    places: [[u8; 10]; 27],
+    once: [u16; 27],
+    open_pairs: u32,
+    hidden: u32,
+    single_cells: Cells,
 }
 
 /// One move of the rater: place a digit, or remove some digits from some cells.
@@ -30,15 +43,24 @@ pub enum Step {
 
 impl Position {
     pub fn new(puzzle: &[u8; 81], solution: &[u8; 81]) -> Position {
+        let all = Cells(!0u128 >> 47);
         let mut p = Position {
             value: [0; 81],
             cand: [DigitSet::full(9); 81],
-            digit_cells: [Cells(!0u128 >> 47); 10],
-            empty: Cells(!0u128 >> 47),
+            digit_cells: [all; 10],
+            empty: all,
             solution: *solution,
             unsound: 0,
+            places: [[9; 10]; 27],
+            once: [0; 27],
+            open_pairs: 27 * 9,
+            hidden: 0,
+            single_cells: Cells::EMPTY,
         };
         p.digit_cells[0] = Cells::EMPTY;
+        for h in p.places.iter_mut() {
+            h[0] = 0;
+        }
         for (cell, &d) in puzzle.iter().enumerate() {
             if d != 0 {
                 p.place(cell, d);
@@ -48,33 +70,57 @@ impl Position {
         p
     }
 
+    /// Take `d` out of empty cell `c`'s candidates (it must be there), keeping every count.
+    #[inline]
+    fn drop_candidate(&mut self, c: usize, d: u8) {
+        self.cand[c].remove(d);
+        self.digit_cells[d as usize] = self.digit_cells[d as usize].minus(Cells::one(c));
+        match self.cand[c].len() {
+            1 => self.single_cells = self.single_cells.or(Cells::one(c)),
+            0 => self.single_cells = self.single_cells.minus(Cells::one(c)),
+            _ => {}
+        }
+        for h in houses_of(c) {
+            let n = &mut self.places[h][d as usize];
+            *n -= 1;
+            match *n {
+                1 => {
+                    self.once[h] |= 1 << d;
+                    self.hidden += 1;
+                }
+                0 => {
+                    self.once[h] &= !(1 << d);
+                    self.hidden -= 1;
+                    self.open_pairs -= 1;
+                }
+                _ => {}
+            }
+        }
+    }
+
     pub fn place(&mut self, cell: usize, digit: u8) {
         if self.solution[cell] != digit {
             self.unsound += 1;
         }
-        self.value[cell] = digit;
         for d in self.cand[cell].iter() {
-            self.digit_cells[d as usize] = self.digit_cells[d as usize].minus(Cells::one(cell));
+            self.drop_candidate(cell, d);
         }
-        self.cand[cell] = DigitSet::EMPTY;
+        self.value[cell] = digit;
         self.empty = self.empty.minus(Cells::one(cell));
-        let hit = self.digit_cells[digit as usize].and(PEERS[cell]);
-        for p in hit.iter() {
-            self.cand[p].remove(digit);
+        self.single_cells = self.single_cells.minus(Cells::one(cell));
+        for p in self.digit_cells[digit as usize].and(PEERS[cell]).iter() {
+            self.drop_candidate(p, digit);
         }
-        self.digit_cells[digit as usize] = self.digit_cells[digit as usize].minus(hit);
     }
 
     pub fn remove(&mut self, cells: Cells, digits: DigitSet) {
         for d in digits.iter() {
-            let hit = self.digit_cells[d as usize].and(cells);
-            for c in hit.iter() {
+            for c in self.digit_cells[d as usize].and(cells).iter() {
                 if self.solution[c] == d {
                     self.unsound += 1;
                 }
-                self.cand[c].remove(d);
+                self.drop_candidate(c, d);
             }
-            self.digit_cells[d as usize] = self.digit_cells[d as usize].minus(hit);
         }
     }
 
@@ -88,5 +134,63 @@ impl Position {
             Step::Place { cell, digit } => self.place(cell as usize, digit),
             Step::Remove { cells, digits } => self.remove(cells, digits),
         }
+    }
+
+    /// Naked singles: (empty cells, cells with one candidate, the first such cell).
+    pub fn naked_singles(&self) -> (u32, u32, Option<usize>) {
+        (self.empty.len(), self.single_cells.len(), self.single_cells.first())
+    }
+
+    /// Hidden singles: ((house, digit) pairs still open, those with one place, the first such
+    /// pair in house order then digit order as (cell, digit)).
+    pub fn hidden_singles(&self) -> (u32, u32, Option<(usize, u8)>) {
+        let first = self.once.iter().position(|&m| m != 0).map(|h| {
+            let d = self.once[h].trailing_zeros() as u8;
+            let cell = HOUSES[h].iter().find(|&&c| self.cand[c as usize].contains(d)).expect("counted place");
+            (*cell as usize, d)
+        });
+        (self.open_pairs, self.hidden, first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::sudoku::geometry::HOUSE_MASK;
+
+    /// The running counts equal a recount from scratch.
+    fn assert_counts(p: &Position) {
+        let (mut open, mut once_total) = (0, 0);
+        for (h, mask) in HOUSE_MASK.iter().enumerate() {
+            for d in 1..=9u8 {
+                let n = p.digit_cells[d as usize].and(*mask).len();
+                assert_eq!(p.places[h][d as usize] as u32, n, "house {h} digit {d}");
+                open += (n > 0) as u32;
+                once_total += (n == 1) as u32;
+                assert_eq!(p.once[h] >> d & 1 == 1, n == 1);
+            }
+        }
+        assert_eq!((p.open_pairs, p.hidden), (open, once_total));
+        let singles = p.empty.iter().filter(|&c| p.cand[c].len() == 1).fold(Cells::EMPTY, |a, c| a.or(Cells::one(c)));
+        assert_eq!(p.single_cells, singles);
+    }
+
+    #[test]
+    fn running_counts_match_a_recount() {
+        let puzzle = crate::kinds::sudoku::notation::parse(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
+        .unwrap();
+        let solution = crate::kinds::sudoku::solve::count_solutions(&puzzle, 1).first.unwrap();
+        let mut p = Position::new(&puzzle, &solution);
+        assert_counts(&p);
+        // Remove every wrong candidate of a few cells, then place their digits.
+        for c in (0..81).filter(|&c| puzzle[c] == 0).take(12) {
+            p.remove(Cells::one(c), p.cand[c].without(DigitSet::single(solution[c])));
+            assert_counts(&p);
+            p.place(c, solution[c]);
+            assert_counts(&p);
+        }
+        assert_eq!(p.unsound, 0);
     }
 }

@@ -5,7 +5,7 @@
 //! Soundness (no step removes a solution digit) is audited by `Position::unsound` and checked
 //! by the tests over many generated puzzles.
 
-use super::geometry::{cell_name, common_peers, Cells, HOUSES, HOUSE_MASK, PEERS};
+use super::geometry::{cell_name, common_peers, Cells, HOUSE_MASK, PEERS};
 use super::position::{Position, Step};
 use super::solve::Prober;
 use crate::common::DigitSet;
@@ -158,30 +158,13 @@ impl Position {
     }
 
     fn naked_single(&self, t: &mut Tally<Step>) {
-        let singles = self.empty.iter().filter(|&c| self.cand[c].len() == 1);
-        let first = singles.clone().next();
-        t.record_many(self.empty.len(), singles.count() as u32, || {
-            first.map(|c| Step::Place { cell: c as u8, digit: self.cand[c].first().unwrap() })
-        });
+        let (s, r, first) = self.naked_singles();
+        t.record_many(s, r, || first.map(|c| Step::Place { cell: c as u8, digit: self.cand[c].first().unwrap() }));
     }
 
-    /// Per house, bit-sliced counting over its nine cells finds the open digits (`once_or_more`)
-    /// and those with one place (`once`) without touching each (house, digit) pair.
     fn hidden_single(&self, t: &mut Tally<Step>) {
-        for house in HOUSES.iter() {
-            let (mut once_or_more, mut twice_or_more) = (0u16, 0u16);
-            for &c in house {
-                let m = self.cand[c as usize].bits();
-                twice_or_more |= once_or_more & m;
-                once_or_more |= m;
-            }
-            let once = once_or_more & !twice_or_more;
-            t.record_many(once_or_more.count_ones(), once.count_ones(), || {
-                let d = once.trailing_zeros() as u8;
-                let cell = house.iter().find(|&&c| self.cand[c as usize].contains(d))?;
-                Some(Step::Place { cell: *cell, digit: d })
-            });
-        }
+        let (s, r, first) = self.hidden_singles();
+        t.record_many(s, r, || first.map(|(c, d)| Step::Place { cell: c as u8, digit: d }));
     }
 
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
