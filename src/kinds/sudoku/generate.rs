@@ -139,22 +139,19 @@ struct Remover {
 /// boxes holding a, b / b, a. Swapping a and b gives a second solution, so every unique puzzle
 /// keeps a clue in each; knowing them up front spares the searches that would find them.
 fn deadly_rectangles(g: &Grid) -> Vec<u128> {
+    // Two boxes: rows in one band with columns in two stacks, or columns in one stack with
+    // rows in two bands. `line(i)` maps the two cases to one loop by transposing the second.
+    const IN_GROUP: [(usize, usize); 9] = [(0, 1), (0, 2), (1, 2), (3, 4), (3, 5), (4, 5), (6, 7), (6, 8), (7, 8)];
     let mut sets = Vec::new();
-    for r1 in 0..9 {
-        for r2 in r1 + 1..9 {
-            for c1 in 0..9 {
-                for c2 in c1 + 1..9 {
-                    // Two boxes: rows in one band (columns in two stacks), or the reverse.
-                    if (r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3) {
-                        continue;
-                    }
-                    let (a, b) = (g[r1 * 9 + c1], g[r1 * 9 + c2]);
-                    if g[r2 * 9 + c1] == b && g[r2 * 9 + c2] == a {
+    for transpose in [false, true] {
+        let at = |a: usize, b: usize| if transpose { b * 9 + a } else { a * 9 + b };
+        for &(a1, a2) in &IN_GROUP {
+            for b1 in 0..9 {
+                for b2 in (b1 / 3 + 1) * 3..9 {
+                    let (x, y) = (g[at(a1, b1)], g[at(a1, b2)]);
+                    if g[at(a2, b1)] == y && g[at(a2, b2)] == x {
                         sets.push(
-                            1u128 << (r1 * 9 + c1)
-                                | 1u128 << (r1 * 9 + c2)
-                                | 1u128 << (r2 * 9 + c1)
-                                | 1u128 << (r2 * 9 + c2),
+                            1u128 << at(a1, b1) | 1u128 << at(a1, b2) | 1u128 << at(a2, b1) | 1u128 << at(a2, b2),
                         );
                     }
                 }
