@@ -189,6 +189,11 @@ pub struct BandSolver {
     seen: [u32; 27],
     unsolved: [u32; 3],
     bivalue: [u32; 3],
+    /// Always all ones. `update` tests it before each digit-band although the test is always
+    /// true: the optimiser cannot see that, and the unrolled loop it then emits runs 13% fewer
+    /// instructions (callgrind) and is 2-7% faster (criterion) than without it. The Rust port of
+    /// JCZSolve in the `sudoku` crate documents the same effect.
+    opaque_ones: u32,
 }
 
 /// What a search found: how many solutions (up to the limit) and the first one.
@@ -257,7 +262,7 @@ impl BandSolver {
             return None;
         }
         let unsolved = filled.map(|f| ALL & !f);
-        Some(BandSolver { cand, seen: [0; 27], unsolved, bivalue: [0; 3] })
+        Some(BandSolver { cand, seen: [0; 27], unsolved, bivalue: [0; 3], opaque_ones: ALL })
     }
 
     /// Fix `digit` (1-9) at `cell`, removing it from every peer. False on a clash.
@@ -328,7 +333,7 @@ impl BandSolver {
         // time, and this loop is where the solver spends most of its time.
         macro_rules! each {
             ($changed:ident; $($sb:literal)*) => {$(
-                if self.cand[$sb] != self.seen[$sb] {
+                if (self.opaque_ones >> ($sb / 3)) & 0o777 != 0 && self.cand[$sb] != self.seen[$sb] {
                     $changed = true;
                     self.update_one($sb)?;
                 }
@@ -369,10 +374,15 @@ impl BandSolver {
         // measured 10-20% slower (branch misses). `sb` is a constant here (see `update`), so
         // the skip compiles away.
         self.unsolved[band] &= !solved;
-        for d in 0..9 {
-            if d * 3 + band != sb {
-                self.cand[d * 3 + band] &= !solved;
+        // Walk the band's digit slots directly: a `for d in 0..9` over `d * 3 + band` was
+        // vectorised into shuffles costing twice the instructions (callgrind).
+        let keep = !solved;
+        let mut other = band;
+        while other < 27 {
+            if other != sb {
+                self.cand[other] &= keep;
             }
+            other += 3;
         }
         Ok(())
     }
@@ -503,7 +513,7 @@ impl Prober {
     /// `digit_cells[d]` (d = 1..=9) are the 81-bit sets of empty cells holding candidate d;
     /// `values` the placed digits (0 = empty).
     pub fn new(digit_cells: &[u128; 10], values: &[u8; 81]) -> Prober {
-        let mut s = BandSolver { cand: [0; 27], seen: [0; 27], unsolved: [0; 3], bivalue: [0; 3] };
+        let mut s = BandSolver { cand: [0; 27], seen: [0; 27], unsolved: [0; 3], bivalue: [0; 3], opaque_ones: ALL };
         let mut placed = [0u128; 10];
         let mut empty = 0u128;
         for (i, &v) in values.iter().enumerate() {
