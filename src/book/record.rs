@@ -1,20 +1,41 @@
 //! One book record: the columns every kind shares (SPEC.md), then the technique usage counts
-//! (`used_<technique>`), then the kind's extra columns. The CSV row and the JSON object are
+//! (`used_<technique>`), then the kind's extra columns. The CSV line and the JSON object are
 //! built from the same values, so the two forms always agree.
+//!
+//! Each form is written straight into one `String`: records are made on the worker threads and
+//! dropped on the writing thread, and a handful of allocations per record instead of dozens
+//! keeps the allocator from serialising the threads.
 
 use crate::kinds::Kind;
 use crate::pipeline::Accepted;
 use crate::rate::Technique;
-use serde_json::{Map, Value};
+use serde_json::Value;
+use std::fmt::Write as _;
 
 pub struct Record {
-    pub csv: Vec<String>,
+    /// The CSV line, with its newline.
+    pub csv: String,
+    /// The JSON object, without a newline.
     pub json: String,
 }
 
 /// Steps rounded to two decimals, as every output prints them.
 pub fn round_steps(steps: f64) -> f64 {
     (steps * 100.0).round() / 100.0
+}
+
+/// Append one CSV field, quoted when it holds a comma, a quote or a line break.
+pub fn push_csv_field(line: &mut String, field: &str) {
+    if !line.is_empty() && !line.ends_with('\n') {
+        line.push(',');
+    }
+    if field.contains([',', '"', '\n', '\r']) {
+        line.push('"');
+        line.push_str(&field.replace('"', "\"\""));
+        line.push('"');
+    } else {
+        line.push_str(field);
+    }
 }
 
 pub fn header<K: Kind>() -> Vec<String> {
@@ -28,52 +49,87 @@ pub fn header<K: Kind>() -> Vec<String> {
     h
 }
 
-fn cell_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+/// The header as a CSV line.
+pub fn header_line<K: Kind>() -> String {
+    let mut line = String::new();
+    for f in header::<K>() {
+        push_csv_field(&mut line, &f);
     }
+    line.push('\n');
+    line
+}
+
+fn json_string(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).expect("string serialises"));
 }
 
 impl Record {
     pub fn new<K: Kind>(master: u64, index: u64, acc: &Accepted<K>) -> Record {
         let kind = K::ID.name();
-        let id = format!("{kind}-{master}-{index}");
         let steps = round_steps(acc.rating.steps);
-        let mut csv = vec![
-            id.clone(),
-            kind.to_string(),
-            master.to_string(),
-            index.to_string(),
-            acc.grade.name().to_string(),
-            format!("{steps:.2}"),
-            acc.rating.hardest_level.to_string(),
-            K::givens(&acc.puzzle).to_string(),
-            K::puzzle_text(&acc.puzzle),
-            K::solution_text(&acc.solution),
-        ];
-        csv.extend(acc.rating.usage.iter().map(|u| u.to_string()));
+        let givens = K::givens(&acc.puzzle);
+        let puzzle_text = K::puzzle_text(&acc.puzzle);
+        let solution_text = K::solution_text(&acc.solution);
         let extras = K::extra_values(&acc.puzzle, &acc.solution);
-        csv.extend(extras.iter().map(cell_text));
 
-        let mut m = Map::new();
-        m.insert("id".into(), id.into());
-        m.insert("kind".into(), kind.into());
-        m.insert("seed".into(), master.into());
-        m.insert("index".into(), index.into());
-        m.insert("grade".into(), acc.grade.name().into());
-        m.insert("steps".into(), steps.into());
-        m.insert("hardest_level".into(), acc.rating.hardest_level.into());
-        m.insert("givens".into(), K::givens(&acc.puzzle).into());
-        m.insert("puzzle".into(), K::puzzle_json(&acc.puzzle));
-        m.insert("solution".into(), K::solution_json(&acc.solution));
-        let techniques: Map<String, Value> =
-            K::Tech::ALL.iter().zip(&acc.rating.usage).map(|(t, &u)| (t.name().to_string(), u.into())).collect();
-        m.insert("techniques".into(), techniques.into());
-        for (name, v) in K::extra_names().iter().zip(extras) {
-            m.insert(name.to_string(), v);
+        let mut csv = String::with_capacity(256 + puzzle_text.len() + solution_text.len());
+        let id = format!("{kind}-{master}-{index}");
+        for f in [&id, kind, &master.to_string(), &index.to_string(), acc.grade.name(), &format!("{steps:.2}")] {
+            push_csv_field(&mut csv, f);
         }
-        let json = serde_json::to_string(&Value::Object(m)).expect("record serialises");
+        push_csv_field(&mut csv, &acc.rating.hardest_level.to_string());
+        push_csv_field(&mut csv, &givens.to_string());
+        push_csv_field(&mut csv, &puzzle_text);
+        push_csv_field(&mut csv, &solution_text);
+        for u in &acc.rating.usage {
+            push_csv_field(&mut csv, &u.to_string());
+        }
+        for v in &extras {
+            match v {
+                Value::String(s) => push_csv_field(&mut csv, s),
+                other => push_csv_field(&mut csv, &other.to_string()),
+            }
+        }
+        csv.push('\n');
+
+        let mut json = String::with_capacity(512 + 2 * (puzzle_text.len() + solution_text.len()));
+        json.push_str("{\"id\":");
+        json_string(&mut json, &id);
+        json.push_str(",\"kind\":");
+        json_string(&mut json, kind);
+        let _ = write!(json, ",\"seed\":{master},\"index\":{index},\"grade\":\"{}\",\"steps\":", acc.grade.name());
+        json.push_str(&serde_json::to_string(&steps).expect("finite steps"));
+        let _ = write!(json, ",\"hardest_level\":{},\"givens\":{givens},\"puzzle\":", acc.rating.hardest_level);
+        json.push_str(&K::puzzle_json(&acc.puzzle).to_string());
+        json.push_str(",\"solution\":");
+        json.push_str(&K::solution_json(&acc.solution).to_string());
+        json.push_str(",\"techniques\":{");
+        for (i, (t, u)) in K::Tech::ALL.iter().zip(&acc.rating.usage).enumerate() {
+            let _ = write!(json, "{}\"{}\":{u}", if i == 0 { "" } else { "," }, t.name());
+        }
+        json.push('}');
+        for (name, v) in K::extra_names().iter().zip(&extras) {
+            let _ = write!(json, ",\"{name}\":{v}");
+        }
+        json.push('}');
         Record { csv, json }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        let mut line = String::new();
+        for f in ["a", "b,c", "say \"hi\"", "x"] {
+            push_csv_field(&mut line, f);
+        }
+        assert_eq!(line, "a,\"b,c\",\"say \"\"hi\"\"\",x");
+        let text = format!("h1,h2,h3,h4\n{line}\n");
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let rec = r.records().next().unwrap().unwrap();
+        assert_eq!(&rec[1], "b,c");
+        assert_eq!(&rec[2], "say \"hi\"");
     }
 }

@@ -3,7 +3,7 @@
 //! `finish` adds `calibration.json` and `manifest.json`, then commits every file at once.
 
 use super::atomic::AtomicFile;
-use super::record::{header, Record};
+use super::record::{header_line, Record};
 use crate::grade::Grade;
 use crate::kinds::Kind;
 use anyhow::{Context as _, Result};
@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 struct GradeBook {
-    csv: csv::Writer<AtomicFile>,
+    csv: AtomicFile,
     json: AtomicFile,
     empty: bool,
 }
@@ -27,21 +27,21 @@ impl Write for AtomicFile {
 
 pub struct BookWriter {
     dir: PathBuf,
-    csv: csv::Writer<AtomicFile>,
+    csv: AtomicFile,
     jsonl: AtomicFile,
     grades: Vec<GradeBook>,
 }
 
-fn csv_file(dir: &Path, name: &str, header: &[String]) -> Result<csv::Writer<AtomicFile>> {
-    let mut w = csv::Writer::from_writer(AtomicFile::create(dir, name)?);
-    w.write_record(header)?;
-    Ok(w)
+fn csv_file(dir: &Path, name: &str, header: &str) -> Result<AtomicFile> {
+    let mut f = AtomicFile::create(dir, name)?;
+    f.write_all(header.as_bytes())?;
+    Ok(f)
 }
 
 impl BookWriter {
     pub fn create<K: Kind>(dir: &Path) -> Result<BookWriter> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating output directory {}", dir.display()))?;
-        let h = header::<K>();
+        let h = header_line::<K>();
         let open = || -> Result<BookWriter> {
             let mut grades = Vec::new();
             for g in Grade::ALL {
@@ -64,10 +64,10 @@ impl BookWriter {
     }
 
     pub fn write(&mut self, grade: Grade, rec: &Record) -> Result<()> {
-        self.csv.write_record(&rec.csv)?;
+        self.csv.write_all(rec.csv.as_bytes())?;
         writeln!(self.jsonl, "{}", rec.json)?;
         let g = &mut self.grades[grade.index()];
-        g.csv.write_record(&rec.csv)?;
+        g.csv.write_all(rec.csv.as_bytes())?;
         let sep: &[u8] = if g.empty { b"\n" } else { b",\n" };
         g.json.write_all(sep)?;
         g.json.write_all(rec.json.as_bytes())?;
@@ -82,10 +82,10 @@ impl BookWriter {
             b.push(b'\n');
             Ok(b)
         };
-        let mut files = vec![self.csv.into_inner().map_err(|e| e.into_error())?, self.jsonl];
+        let mut files = vec![self.csv, self.jsonl];
         for mut g in self.grades {
             g.json.write_all(if g.empty { b"]\n" } else { b"\n]\n" })?;
-            files.push(g.csv.into_inner().map_err(|e| e.into_error())?);
+            files.push(g.csv);
             files.push(g.json);
         }
         for f in files {
