@@ -19,6 +19,7 @@ pub struct UsageError(pub String);
 fn builtin(kind: KindId) -> &'static str {
     match kind {
         KindId::Sudoku => include_str!("../config/sudoku.toml"),
+        KindId::Kenken => include_str!("../config/kenken.toml"),
     }
 }
 

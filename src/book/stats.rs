@@ -116,6 +116,8 @@ impl Distribution {
 
 pub struct Stats {
     tried: u64,
+    repairs: u64,
+    repaired: u64,
     rejected: [u64; Reject::ALL.len()],
     grades: Vec<Distribution>,
     all: Distribution,
@@ -131,6 +133,8 @@ impl Stats {
         let d = Distribution::new(K::Tech::ALL.len(), K::Tech::max_level() as usize);
         Stats {
             tried: 0,
+            repairs: 0,
+            repaired: 0,
             rejected: [0; Reject::ALL.len()],
             grades: vec![d.clone(); 4],
             all: d,
@@ -140,6 +144,8 @@ impl Stats {
 
     pub fn add<K: Kind>(&mut self, p: &Processed<K>) {
         self.tried += 1;
+        self.repairs += p.repairs as u64;
+        self.repaired += (p.repairs > 0) as u64;
         self.times.generate += p.times.generate;
         self.times.unique += p.times.unique;
         self.times.rate += p.times.rate;
@@ -179,6 +185,8 @@ impl Stats {
                 "tried": self.tried,
                 "accepted": self.accepted(),
                 "rejected": rejected,
+                "repaired": self.repaired,
+                "repairs": self.repairs,
             },
             "grades": grades,
             "all": self.all.to_json::<K::Tech>(),

@@ -7,6 +7,7 @@ mod replay;
 
 use crate::cli::{Cli, Command};
 use crate::config::{self, RunConfig, UsageError};
+use crate::kinds::kenken::KenKenKind;
 use crate::kinds::sudoku::Sudoku;
 use crate::kinds::{Kind, KindId, Overrides};
 use anyhow::Result;
@@ -16,6 +17,7 @@ use std::process::ExitCode;
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.kind {
         KindId::Sudoku => run_kind::<Sudoku>(cli),
+        KindId::Kenken => run_kind::<KenKenKind>(cli),
     }
 }
 

@@ -4,5 +4,7 @@
 //! candidate grids from the same pieces.
 
 pub mod bitset;
+pub mod cage;
+pub mod latin;
 
 pub use bitset::DigitSet;

@@ -4,6 +4,7 @@
 //! Adding a kind is one `KindId` variant, one arm in `dispatch!` users (see CONTRIBUTING.md),
 //! and a module under `kinds/` with the same files as `sudoku/`.
 
+pub mod kenken;
 pub mod sudoku;
 
 use crate::rate::{LogEntry, Rating, Technique};
@@ -14,12 +15,14 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 pub enum KindId {
     Sudoku,
+    Kenken,
 }
 
 impl KindId {
     pub fn name(self) -> &'static str {
         match self {
             KindId::Sudoku => "sudoku",
+            KindId::Kenken => "kenken",
         }
     }
 }
@@ -59,6 +62,14 @@ pub struct Overrides {
     pub symmetry: Option<sudoku::Symmetry>,
 }
 
+/// A generated candidate: the puzzle, the solution it was built from, and how many repairs
+/// it took to make the solution unique (reported in calibration.json).
+pub struct Generated<K: Kind> {
+    pub puzzle: K::Puzzle,
+    pub solution: K::Solution,
+    pub repairs: u32,
+}
+
 /// What a uniqueness solve found: the number of solutions (capped at the limit) and the first.
 pub struct Solved<S> {
     pub count: usize,
@@ -79,7 +90,7 @@ pub trait Kind: Send + Sync + Sized + 'static {
     /// A stable text of the parameters that shape candidates: part of every candidate's seed.
     fn params_key(params: &Self::Params) -> String;
     /// Build one candidate puzzle and the solution it was built from.
-    fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<(Self::Puzzle, Self::Solution), Reject>;
+    fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject>;
     /// Count solutions up to `limit` with the fast solver.
     fn solve(puzzle: &Self::Puzzle, limit: usize) -> Solved<Self::Solution>;
     /// Rate a uniquely solvable puzzle whose solution is known; `log` receives every level try.

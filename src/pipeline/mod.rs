@@ -44,6 +44,8 @@ pub struct StageTimes {
 
 pub struct Processed<K: Kind> {
     pub index: u64,
+    /// Repairs the generator made to reach a unique solution.
+    pub repairs: u32,
     pub outcome: Result<Accepted<K>, Reject>,
     pub times: StageTimes,
 }
@@ -51,8 +53,9 @@ pub struct Processed<K: Kind> {
 /// Run candidate `index` through every stage. `log` receives the rater's level tries.
 pub fn process<K: Kind>(ctx: &Context<K>, index: u64, log: Option<&mut Vec<LogEntry>>) -> Processed<K> {
     let mut times = StageTimes::default();
-    let outcome = run_stages(ctx, index, log, &mut times);
-    Processed { index, outcome, times }
+    let mut repairs = 0;
+    let outcome = run_stages(ctx, index, log, &mut times, &mut repairs);
+    Processed { index, repairs, outcome, times }
 }
 
 fn run_stages<K: Kind>(
@@ -60,12 +63,15 @@ fn run_stages<K: Kind>(
     index: u64,
     log: Option<&mut Vec<LogEntry>>,
     times: &mut StageTimes,
+    repairs: &mut u32,
 ) -> Result<Accepted<K>, Reject> {
     let mut rng = seed::candidate_rng(ctx.master, K::ID.name(), &ctx.params_key, index);
     let t = Instant::now();
     let generated = K::generate(&ctx.params, &mut rng);
     times.generate = t.elapsed();
-    let (puzzle, _) = generated?;
+    let generated = generated?;
+    *repairs = generated.repairs;
+    let puzzle = generated.puzzle;
 
     let t = Instant::now();
     let solved = K::solve(&puzzle, 2);

@@ -9,7 +9,7 @@ pub mod position;
 pub mod solve;
 pub mod techniques;
 
-use super::{Kind, KindId, Overrides, Rated, Reject, Solved};
+use super::{Generated, Kind, KindId, Overrides, Rated, Reject, Solved};
 use crate::rate::{self, LogEntry};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -58,8 +58,9 @@ impl Kind for Sudoku {
         format!("symmetry={}", params.symmetry.name())
     }
 
-    fn generate(params: &SudokuParams, rng: &mut Xoshiro256PlusPlus) -> Result<(Grid, Grid), Reject> {
-        generate::generate(params.symmetry, rng)
+    fn generate(params: &SudokuParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject> {
+        let (puzzle, solution) = generate::generate(params.symmetry, rng)?;
+        Ok(Generated { puzzle, solution, repairs: 0 })
     }
 
     fn solve(puzzle: &Grid, limit: usize) -> Solved<Grid> {

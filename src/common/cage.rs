@@ -1,0 +1,169 @@
+//! Cage arithmetic shared by the cage kinds (KenKen now; Kakuro's runs are `+` cages without
+//! repeats): operations, their values, and enumeration of the digit tuples a cage allows under
+//! its operation and target, given each cell's candidates.
+//!
+//! The enumeration prunes partial sums against what the remaining cells can still add and
+//! partial products against divisibility, so a cage of five cells over 1..9 is cheap.
+
+/// A cage operation. `Any` is an unknown operator (collections that print only the target):
+/// any of `+ - * /` for two cells, `+` or `*` for more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Given,
+    Any,
+}
+
+impl Op {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Given => "=",
+            Op::Any => "?",
+        }
+    }
+
+    pub fn from_symbol(s: &str) -> Option<Op> {
+        Some(match s {
+            "+" => Op::Add,
+            "-" => Op::Sub,
+            "*" | "x" | "×" => Op::Mul,
+            "/" | "÷" | ":" => Op::Div,
+            "=" => Op::Given,
+            "?" => Op::Any,
+            _ => return None,
+        })
+    }
+
+    /// The op's value on these digits, if it is defined there (`Sub`/`Div` need two digits,
+    /// `Div` an exact quotient, `Given` one digit).
+    pub fn value(self, digits: &[u8]) -> Option<u32> {
+        match (self, digits) {
+            (Op::Add, _) => Some(digits.iter().map(|&d| d as u32).sum()),
+            (Op::Mul, _) => Some(digits.iter().map(|&d| d as u32).product()),
+            (Op::Sub, &[a, b]) => Some((a as i32 - b as i32).unsigned_abs()),
+            (Op::Div, &[a, b]) => {
+                let (hi, lo) = (a.max(b) as u32, a.min(b) as u32);
+                (lo > 0 && hi % lo == 0).then_some(hi / lo)
+            }
+            (Op::Given, &[a]) => Some(a as u32),
+            _ => None,
+        }
+    }
+
+    /// Do these digits meet `target` under this op?
+    pub fn satisfied(self, target: u32, digits: &[u8]) -> bool {
+        match self {
+            Op::Any => {
+                let ops: &[Op] =
+                    if digits.len() == 2 { &[Op::Add, Op::Sub, Op::Mul, Op::Div] } else { &[Op::Add, Op::Mul] };
+                ops.iter().any(|op| op.value(digits) == Some(target))
+            }
+            op => op.value(digits) == Some(target),
+        }
+    }
+}
+
+/// Enumerate every tuple of digits for `cells` (indices into `cand`, each a digit bitmask with
+/// bit d = digit d) that meets `op`/`target` and gives different digits to cells that
+/// `clash(i, j)` says share a line. `f` receives each tuple in cell order.
+pub fn for_each_tuple(
+    op: Op,
+    target: u32,
+    cells: &[usize],
+    cand: &[u16],
+    clash: &dyn Fn(usize, usize) -> bool,
+    f: &mut dyn FnMut(&[u8]),
+) {
+    let k = cells.len();
+    if k == 0 || k > 16 {
+        return;
+    }
+    let lo: Vec<u32> = cells.iter().map(|&c| cand[c].trailing_zeros()).collect();
+    let hi: Vec<u32> = cells.iter().map(|&c| 15u32.saturating_sub(cand[c].leading_zeros())).collect();
+    // Suffix sums of the smallest and largest candidates, for sum pruning.
+    let mut min_rest = vec![0u32; k + 1];
+    let mut max_rest = vec![0u32; k + 1];
+    for i in (0..k).rev() {
+        min_rest[i] = min_rest[i + 1] + lo[i];
+        max_rest[i] = max_rest[i + 1] + hi[i];
+    }
+    let mut e = Enumeration { op, target, cells, cand, min_rest, max_rest, digits: vec![0u8; k], clash, f };
+    e.go(0, 0, 1);
+}
+
+struct Enumeration<'a> {
+    op: Op,
+    target: u32,
+    cells: &'a [usize],
+    cand: &'a [u16],
+    min_rest: Vec<u32>,
+    max_rest: Vec<u32>,
+    digits: Vec<u8>,
+    clash: &'a dyn Fn(usize, usize) -> bool,
+    f: &'a mut dyn FnMut(&[u8]),
+}
+
+impl Enumeration<'_> {
+    fn go(&mut self, i: usize, acc_sum: u32, acc_prod: u64) {
+        if i == self.cells.len() {
+            if self.op.satisfied(self.target, &self.digits) {
+                (self.f)(&self.digits);
+            }
+            return;
+        }
+        if self.op == Op::Add && (acc_sum + self.min_rest[i] > self.target || acc_sum + self.max_rest[i] < self.target)
+        {
+            return;
+        }
+        let mut m = self.cand[self.cells[i]] & !1;
+        while m != 0 {
+            let d = m.trailing_zeros() as u8;
+            m &= m - 1;
+            if (0..i).any(|j| self.digits[j] == d && (self.clash)(j, i)) {
+                continue;
+            }
+            let prod = acc_prod * d as u64;
+            if self.op == Op::Mul && (prod > self.target as u64 || !(self.target as u64).is_multiple_of(prod)) {
+                continue;
+            }
+            self.digits[i] = d;
+            self.go(i + 1, acc_sum + d as u32, prod);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn values_and_tuples() {
+        assert_eq!(Op::Div.value(&[2, 6]), Some(3));
+        assert_eq!(Op::Div.value(&[4, 6]), None);
+        assert_eq!(Op::Sub.value(&[2, 6]), Some(4));
+        assert!(Op::Any.satisfied(3, &[2, 6]));
+        assert!(!Op::Any.satisfied(5, &[2, 2, 2]));
+        let cand = vec![0b1111111110u16; 3];
+        let mut n = 0;
+        // Sum 6 over three cells in one line: permutations of 1,2,3.
+        for_each_tuple(Op::Add, 6, &[0, 1, 2], &cand, &|_, _| true, &mut |t| {
+            n += 1;
+            assert_eq!(t.iter().map(|&d| d as u32).sum::<u32>(), 6);
+        });
+        assert_eq!(n, 6);
+        // Product 12 over two cells not in one line may repeat? No: 12 = 2*6, 3*4 (and reversed).
+        let mut m = 0;
+        for_each_tuple(Op::Mul, 12, &[0, 1], &cand, &|_, _| true, &mut |_| m += 1);
+        assert_eq!(m, 4);
+        // An L-shaped cage: cells 0 and 2 do not clash, so 2,1,2 sums to 5.
+        let mut l = Vec::new();
+        for_each_tuple(Op::Add, 5, &[0, 1, 2], &cand, &|a, b| a + 1 == b, &mut |t| l.push(t.to_vec()));
+        assert!(l.contains(&vec![2, 1, 2]));
+    }
+}

@@ -1,0 +1,224 @@
+//! KenKen (N×N, N from 3 to 9; up to 12 accepted): a random Latin square from the
+//! Jacobson–Matthews chain, cages grown from random free cells, operations chosen from the
+//! most demanding that fits, and uniqueness guaranteed by the counter with cage repair.
+
+pub mod generate;
+pub mod notation;
+pub mod solve;
+pub mod techniques;
+
+use super::{Generated, Kind, KindId, Overrides, Rated, Reject, Solved};
+use crate::common::cage::Op;
+use crate::rate::{self, LogEntry};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+/// One cage: an operation, its target and its cells (row-major indices).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cage {
+    pub op: Op,
+    pub target: u32,
+    pub cells: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KenKen {
+    pub size: u8,
+    pub cages: Vec<Cage>,
+}
+
+/// A solution: row-major digits.
+pub type Grid = Vec<u8>;
+
+impl KenKen {
+    /// Check the structure: size, every cell in exactly one cage, operation arity, targets.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.size as usize;
+        if !(1..=12).contains(&n) {
+            return Err(format!("size must be 1 to 12, got {n}"));
+        }
+        let mut seen = vec![false; n * n];
+        for (i, cage) in self.cages.iter().enumerate() {
+            if cage.cells.is_empty() {
+                return Err(format!("cage {} has no cells", i + 1));
+            }
+            for &c in &cage.cells {
+                let c = c as usize;
+                if c >= n * n {
+                    return Err(format!("cage {} has a cell outside the {n}×{n} grid", i + 1));
+                }
+                if std::mem::replace(&mut seen[c], true) {
+                    return Err(format!("cell [{}, {}] lies in two cages", c / n, c % n));
+                }
+            }
+            let k = cage.cells.len();
+            match cage.op {
+                Op::Sub | Op::Div if k != 2 => {
+                    return Err(format!("cage {} uses '{}' on {k} cells (needs 2)", i + 1, cage.op.symbol()))
+                }
+                Op::Given if k != 1 => return Err(format!("cage {} uses '=' on {k} cells (needs 1)", i + 1)),
+                Op::Given if !(1..=n as u32).contains(&cage.target) => {
+                    return Err(format!("cage {} gives {} outside 1..{n}", i + 1, cage.target))
+                }
+                _ => {}
+            }
+        }
+        if let Some(c) = seen.iter().position(|&s| !s) {
+            return Err(format!("cell [{}, {}] lies in no cage", c / n, c % n));
+        }
+        Ok(())
+    }
+}
+
+/// KenKen generation parameters (config `[generate]`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct KenKenParams {
+    pub size: u8,
+    pub max_cage: u8,
+    pub cage_weights: Vec<f64>,
+    pub one_cell_share: f64,
+    pub ops: String,
+    pub product_cap: u32,
+    pub prefer_demanding: f64,
+    pub directions: String,
+    pub max_repairs: u32,
+}
+
+impl KenKenParams {
+    /// The largest cage: `max_cage`, or about N/2+1 when it is 0.
+    pub fn max_cage(&self) -> usize {
+        if self.max_cage == 0 {
+            self.size as usize / 2 + 1
+        } else {
+            self.max_cage as usize
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if !(3..=12).contains(&self.size) {
+            return Err(format!("[generate] size must be 3 to 12, got {}", self.size));
+        }
+        if self.max_cage == 1 || self.max_cage as usize > (self.size as usize).pow(2) {
+            return Err(format!("[generate] max_cage must be 0 (auto) or 2 to size², got {}", self.max_cage));
+        }
+        if self.cage_weights.is_empty()
+            || self.cage_weights.iter().any(|w| !(w.is_finite() && *w >= 0.0))
+            || self.cage_weights.iter().sum::<f64>() <= 0.0
+        {
+            return Err("[generate] cage_weights must be non-negative numbers, not all zero".into());
+        }
+        if !(0.0..=1.0).contains(&self.one_cell_share) || !(0.0..=1.0).contains(&self.prefer_demanding) {
+            return Err("[generate] one_cell_share and prefer_demanding must be between 0 and 1".into());
+        }
+        if self.ops.is_empty() || !self.ops.chars().all(|c| "+-*/".contains(c)) {
+            return Err(format!("[generate] ops must be made of + - * /, got {:?}", self.ops));
+        }
+        if !self.ops.contains(['+', '*']) {
+            return Err(format!("[generate] ops {:?} needs + or * (cages of 3+ cells)", self.ops));
+        }
+        let mut dirs: Vec<char> = self.directions.chars().collect();
+        dirs.sort_unstable();
+        if dirs != ['d', 'l', 'r', 'u'] && self.directions != "random" {
+            return Err(format!(
+                "[generate] directions must be an order of r, d, l, u or \"random\", got {:?}",
+                self.directions
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for KenKenParams {
+    fn default() -> Self {
+        KenKenParams {
+            size: 6,
+            max_cage: 0,
+            cage_weights: vec![45.0, 35.0, 15.0, 5.0],
+            one_cell_share: 0.05,
+            ops: "+-*/".into(),
+            product_cap: 3000,
+            prefer_demanding: 0.6,
+            directions: "rdlu".into(),
+            max_repairs: 30,
+        }
+    }
+}
+
+pub struct KenKenKind;
+
+impl Kind for KenKenKind {
+    const ID: KindId = KindId::Kenken;
+    type Puzzle = KenKen;
+    type Solution = Grid;
+    type Tech = techniques::Tech;
+    type Params = KenKenParams;
+
+    fn apply_overrides(params: &mut KenKenParams, o: &Overrides) -> Result<(), String> {
+        for (flag, given) in
+            [("--rows", o.rows.is_some()), ("--cols", o.cols.is_some()), ("--symmetry", o.symmetry.is_some())]
+        {
+            if given {
+                return Err(format!("{flag} does not apply to --kind kenken"));
+            }
+        }
+        if let Some(s) = o.size {
+            params.size = s;
+        }
+        params.validate()
+    }
+
+    fn params_key(p: &KenKenParams) -> String {
+        format!(
+            "size={};max_cage={};weights={:?};one={};ops={};cap={};prefer={};dirs={}",
+            p.size,
+            p.max_cage,
+            p.cage_weights,
+            p.one_cell_share,
+            p.ops,
+            p.product_cap,
+            p.prefer_demanding,
+            p.directions
+        )
+    }
+
+    fn generate(params: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject> {
+        generate::generate(params, rng)
+    }
+
+    fn solve(puzzle: &KenKen, limit: usize) -> Solved<Grid> {
+        let f = solve::count_solutions(puzzle, limit);
+        Solved { count: f.count, first: f.first }
+    }
+
+    fn rate(puzzle: &KenKen, solution: &Grid, log: Option<&mut Vec<LogEntry>>) -> Rated {
+        let mut pos = techniques::Position::new(puzzle, solution);
+        let rating = rate::rate(&mut pos, log);
+        Rated { solved: pos.is_done(), unsound: pos.unsound, rating }
+    }
+
+    fn parse(line: &str) -> Result<KenKen, String> {
+        notation::parse(line)
+    }
+    fn puzzle_text(p: &KenKen) -> String {
+        notation::to_json(p).to_string()
+    }
+    fn puzzle_json(p: &KenKen) -> serde_json::Value {
+        notation::to_json(p)
+    }
+    fn solution_text(s: &Grid) -> String {
+        notation::grid_json(s).to_string()
+    }
+    fn solution_json(s: &Grid) -> serde_json::Value {
+        notation::grid_json(s)
+    }
+    fn givens(p: &KenKen) -> usize {
+        p.cages.iter().filter(|c| c.op == Op::Given).count()
+    }
+    fn extra_names() -> &'static [&'static str] {
+        &["size", "cages", "keen_id"]
+    }
+    fn extra_values(p: &KenKen, _s: &Grid) -> Vec<serde_json::Value> {
+        vec![p.size.into(), p.cages.len().into(), notation::keen_id(p).map_or(serde_json::Value::Null, Into::into)]
+    }
+}

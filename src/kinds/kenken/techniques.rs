@@ -1,0 +1,549 @@
+//! KenKen techniques in six levels, each defined once with what one situation is and what a
+//! success is (see `Technique::situation`), and the `Solving` position the ladder drives.
+//!
+//! Latin techniques work on the 2N lines (rows and columns); cage techniques use the tuple
+//! enumeration of `common::cage`. Forcing chains and trial propagate with the fast counter's
+//! `Board::propagate`, which never removes a digit of a solution that the position still allows;
+//! `Position::unsound` audits every step against the known solution.
+
+use super::solve::Board;
+use super::KenKen;
+use crate::common::cage::Op;
+use crate::rate::{Solving, Tally, Technique};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tech {
+    NakedSingle,
+    HiddenSingle,
+    OneCellCage,
+    LastCageCell,
+    CageCombination,
+    NakedPair,
+    HiddenPair,
+    CageLine,
+    NakedTriple,
+    HiddenTriple,
+    LineSum,
+    NakedQuad,
+    HiddenQuad,
+    XWing,
+    ForcingChain,
+    Trial,
+}
+
+impl Technique for Tech {
+    const ALL: &'static [Tech] = &[
+        Tech::NakedSingle,
+        Tech::HiddenSingle,
+        Tech::OneCellCage,
+        Tech::LastCageCell,
+        Tech::CageCombination,
+        Tech::NakedPair,
+        Tech::HiddenPair,
+        Tech::CageLine,
+        Tech::NakedTriple,
+        Tech::HiddenTriple,
+        Tech::LineSum,
+        Tech::NakedQuad,
+        Tech::HiddenQuad,
+        Tech::XWing,
+        Tech::ForcingChain,
+        Tech::Trial,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "naked_single",
+            Tech::HiddenSingle => "hidden_single",
+            Tech::OneCellCage => "one_cell_cage",
+            Tech::LastCageCell => "last_cage_cell",
+            Tech::CageCombination => "cage_combination",
+            Tech::NakedPair => "naked_pair",
+            Tech::HiddenPair => "hidden_pair",
+            Tech::CageLine => "cage_line",
+            Tech::NakedTriple => "naked_triple",
+            Tech::HiddenTriple => "hidden_triple",
+            Tech::LineSum => "line_sum",
+            Tech::NakedQuad => "naked_quad",
+            Tech::HiddenQuad => "hidden_quad",
+            Tech::XWing => "x_wing",
+            Tech::ForcingChain => "forcing_chain",
+            Tech::Trial => "trial",
+        }
+    }
+
+    fn level(self) -> u8 {
+        match self {
+            Tech::NakedSingle | Tech::HiddenSingle | Tech::OneCellCage | Tech::LastCageCell => 1,
+            Tech::CageCombination | Tech::NakedPair | Tech::HiddenPair => 2,
+            Tech::CageLine | Tech::NakedTriple | Tech::HiddenTriple | Tech::LineSum => 3,
+            Tech::NakedQuad | Tech::HiddenQuad | Tech::XWing => 4,
+            Tech::ForcingChain => 5,
+            Tech::Trial => 6,
+        }
+    }
+
+    fn situation(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "an empty cell; succeeds when one candidate is left",
+            Tech::HiddenSingle => {
+                "a (line, digit) with the digit still open in the line; succeeds when one cell can take it"
+            }
+            Tech::OneCellCage => "an empty one-cell cage; always succeeds (its target is the digit)",
+            Tech::LastCageCell => {
+                "a cage with one empty cell left; succeeds when one candidate completes the cage's operation"
+            }
+            Tech::CageCombination => {
+                "a cage with an empty cell; succeeds when a candidate of its cells appears in no tuple that meets \
+                 the operation and target"
+            }
+            Tech::NakedPair | Tech::NakedTriple | Tech::NakedQuad => {
+                "a set of k empty cells of one line; succeeds when their candidates number exactly k and another \
+                 cell of the line loses one"
+            }
+            Tech::HiddenPair | Tech::HiddenTriple | Tech::HiddenQuad => {
+                "a set of k digits open in one line; succeeds when they share exactly k cells holding other \
+                 candidates"
+            }
+            Tech::CageLine => {
+                "a (cage, digit) where every tuple of the cage uses the digit; succeeds when the cage cells that can \
+                 hold it lie in one line and the digit leaves another cell of that line"
+            }
+            Tech::LineSum => {
+                "a line with empty cells; succeeds when all of it but one empty cell is covered by sum cages inside \
+                 the line and placed digits, fixing that cell (the line sums to N(N+1)/2)"
+            }
+            Tech::XWing => {
+                "a digit and two parallel lines each holding it in two or more cells; succeeds when the places lie \
+                 in two cross lines and the digit leaves another cell of them"
+            }
+            Tech::ForcingChain => {
+                "a two-candidate cell; succeeds when propagating each candidate (singles and cage tuples) removes a \
+                 common candidate elsewhere, or one of them fails"
+            }
+            Tech::Trial => {
+                "a digit of a fewest-candidate cell; succeeds when assuming it fails by propagation; when none does, \
+                 the correct digit of the first such cell is placed as a guess"
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Place { cell: usize, digit: u8 },
+    Remove { cells: Vec<usize>, digits: u16 },
+}
+
+pub struct Position<'a> {
+    board: Board<'a>,
+    n: usize,
+    pub cand: Vec<u16>,
+    pub placed: Vec<bool>,
+    solution: Vec<u8>,
+    pub unsound: u32,
+    lines: Vec<Vec<usize>>,
+}
+
+fn binom(n: usize, k: usize) -> u32 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1)) as u32
+}
+
+fn combos(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
+    if k == 0 || k > n {
+        return;
+    }
+    let mut idx: Vec<usize> = (0..k).collect();
+    loop {
+        f(&idx);
+        let mut i = k;
+        while i > 0 && idx[i - 1] == n - k + i - 1 {
+            i -= 1;
+        }
+        if i == 0 {
+            return;
+        }
+        idx[i - 1] += 1;
+        for j in i..k {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+impl<'a> Position<'a> {
+    pub fn new(puzzle: &'a KenKen, solution: &[u8]) -> Position<'a> {
+        let board = Board::new(puzzle);
+        let n = board.n;
+        let lines = (0..n)
+            .map(|r| (0..n).map(|c| r * n + c).collect())
+            .chain((0..n).map(|c| (0..n).map(|r| r * n + c).collect()))
+            .collect();
+        let full = board.full();
+        Position {
+            n,
+            cand: vec![full; n * n],
+            placed: vec![false; n * n],
+            solution: solution.to_vec(),
+            unsound: 0,
+            lines,
+            board,
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.placed.iter().all(|&p| p)
+    }
+
+    fn place(&mut self, c: usize, d: u8) {
+        if self.solution[c] != d {
+            self.unsound += 1;
+        }
+        self.cand[c] = 1 << d;
+        self.placed[c] = true;
+        let (r, col) = (c / self.n, c % self.n);
+        for i in 0..self.n {
+            for p in [r * self.n + i, i * self.n + col] {
+                if p != c {
+                    self.cand[p] &= !(1 << d);
+                }
+            }
+        }
+    }
+
+    fn remove(&mut self, cells: &[usize], digits: u16) {
+        for &c in cells {
+            if !self.placed[c] {
+                if self.cand[c] & digits & (1 << self.solution[c]) != 0 {
+                    self.unsound += 1;
+                }
+                self.cand[c] &= !digits;
+            }
+        }
+    }
+
+    fn removal(&self, cells: Vec<usize>, digits: u16) -> Option<Step> {
+        let cells: Vec<usize> = cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect();
+        (!cells.is_empty()).then_some(Step::Remove { cells, digits })
+    }
+
+    fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.n * self.n).filter(|&c| !self.placed[c])
+    }
+
+    fn naked_single(&self, t: &mut Tally<Step>) {
+        for c in self.empty_cells() {
+            let m = self.cand[c];
+            t.record((m.count_ones() == 1).then(|| Step::Place { cell: c, digit: m.trailing_zeros() as u8 }));
+        }
+    }
+
+    fn hidden_single(&self, t: &mut Tally<Step>) {
+        for line in &self.lines {
+            for d in 1..=self.n as u8 {
+                let places: Vec<usize> =
+                    line.iter().copied().filter(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1).collect();
+                if !places.is_empty() {
+                    t.record((places.len() == 1).then(|| Step::Place { cell: places[0], digit: d }));
+                }
+            }
+        }
+    }
+
+    fn one_cell_cage(&self, t: &mut Tally<Step>) {
+        for cage in &self.board.puzzle.cages {
+            if cage.op == Op::Given && !self.placed[cage.cells[0] as usize] {
+                t.record(Some(Step::Place { cell: cage.cells[0] as usize, digit: cage.target as u8 }));
+            }
+        }
+    }
+
+    fn last_cage_cell(&self, t: &mut Tally<Step>) {
+        for k in 0..self.board.cells.len() {
+            let cells = &self.board.cells[k];
+            let empty: Vec<usize> = cells.iter().copied().filter(|&c| !self.placed[c]).collect();
+            if empty.len() != 1 || cells.len() < 2 {
+                continue;
+            }
+            let found = self.board.cage_options(k, &self.cand).and_then(|(union, _)| {
+                let i = cells.iter().position(|&c| c == empty[0]).expect("in cage");
+                (union[i].count_ones() == 1)
+                    .then(|| Step::Place { cell: empty[0], digit: union[i].trailing_zeros() as u8 })
+            });
+            t.record(found);
+        }
+    }
+
+    fn cage_combination(&self, t: &mut Tally<Step>) {
+        for k in 0..self.board.cells.len() {
+            let cells = &self.board.cells[k];
+            if cells.iter().all(|&c| self.placed[c]) {
+                continue;
+            }
+            let found = self.board.cage_options(k, &self.cand).and_then(|(union, _)| {
+                // One step removes, from each cell, the digits no tuple gives it.
+                let hit: Vec<(usize, u16)> = cells
+                    .iter()
+                    .zip(&union)
+                    .filter(|(&c, &u)| !self.placed[c] && self.cand[c] & !u != 0)
+                    .map(|(&c, &u)| (c, self.cand[c] & !u))
+                    .collect();
+                hit.first().map(|&(c, d)| Step::Remove { cells: vec![c], digits: d })
+            });
+            t.record(found);
+        }
+    }
+
+    fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
+        for line in &self.lines {
+            let open: Vec<usize> = line.iter().copied().filter(|&c| !self.placed[c]).collect();
+            if open.len() <= k {
+                continue;
+            }
+            let fit: Vec<usize> = open.iter().copied().filter(|&c| self.cand[c].count_ones() as usize <= k).collect();
+            t.situations += binom(open.len(), k) - binom(fit.len(), k);
+            combos(fit.len(), k, |ix| {
+                let digits = ix.iter().fold(0u16, |a, &i| a | self.cand[fit[i]]);
+                let found = (digits.count_ones() as usize == k)
+                    .then(|| {
+                        self.removal(
+                            open.iter().copied().filter(|c| !ix.iter().any(|&i| fit[i] == *c)).collect(),
+                            digits,
+                        )
+                    })
+                    .flatten();
+                t.record(found);
+            });
+        }
+    }
+
+    fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
+        for line in &self.lines {
+            let open: Vec<usize> = line.iter().copied().filter(|&c| !self.placed[c]).collect();
+            let places =
+                |d: u8| -> u32 { open.iter().fold(0u32, |m, &c| m | (((self.cand[c] >> d) & 1) as u32) << (c % 32)) };
+            let _ = places;
+            let digits: Vec<(u8, Vec<usize>)> = (1..=self.n as u8)
+                .map(|d| (d, open.iter().copied().filter(|&c| self.cand[c] >> d & 1 == 1).collect::<Vec<_>>()))
+                .filter(|(_, p)| !p.is_empty())
+                .collect();
+            if digits.len() <= k {
+                continue;
+            }
+            let fit: Vec<&(u8, Vec<usize>)> = digits.iter().filter(|(_, p)| p.len() <= k).collect();
+            t.situations += binom(digits.len(), k) - binom(fit.len(), k);
+            combos(fit.len(), k, |ix| {
+                let mut cells: Vec<usize> = ix.iter().flat_map(|&i| fit[i].1.iter().copied()).collect();
+                cells.sort_unstable();
+                cells.dedup();
+                let set = ix.iter().fold(0u16, |a, &i| a | 1 << fit[i].0);
+                let found = (cells.len() == k).then(|| self.removal(cells, self.board.full() & !set)).flatten();
+                t.record(found);
+            });
+        }
+    }
+
+    fn cage_line(&self, t: &mut Tally<Step>) {
+        let n = self.n;
+        for k in 0..self.board.cells.len() {
+            let cells = &self.board.cells[k];
+            if cells.iter().all(|&c| self.placed[c]) {
+                continue;
+            }
+            let Some((_, must)) = self.board.cage_options(k, &self.cand) else { continue };
+            let mut m = must;
+            while m != 0 {
+                let d = m.trailing_zeros() as u8;
+                m &= m - 1;
+                let holders: Vec<usize> = cells.iter().copied().filter(|&c| self.cand[c] >> d & 1 == 1).collect();
+                if holders.iter().any(|&c| self.placed[c]) {
+                    continue;
+                }
+                let row = holders.iter().all(|&c| c / n == holders[0] / n);
+                let col = holders.iter().all(|&c| c % n == holders[0] % n);
+                let mut target = Vec::new();
+                if row {
+                    target.extend((0..n).map(|i| holders[0] / n * n + i));
+                }
+                if col {
+                    target.extend((0..n).map(|i| i * n + holders[0] % n));
+                }
+                target.retain(|c| !cells.contains(c));
+                t.record(self.removal(target, 1 << d));
+            }
+        }
+    }
+
+    fn line_sum(&self, t: &mut Tally<Step>) {
+        let n = self.n;
+        let total = (n * (n + 1) / 2) as i64;
+        for line in &self.lines {
+            if line.iter().all(|&c| self.placed[c]) {
+                continue;
+            }
+            let mut known = 0i64;
+            let mut covered = vec![false; n];
+            for (i, &c) in line.iter().enumerate() {
+                if self.placed[c] {
+                    known += self.cand[c].trailing_zeros() as i64;
+                    covered[i] = true;
+                }
+            }
+            for (k, cells) in self.board.cells.iter().enumerate() {
+                let cage = &self.board.puzzle.cages[k];
+                let inside = cells.iter().all(|c| line.contains(c));
+                if inside && matches!(cage.op, Op::Add | Op::Given) && cells.iter().any(|&c| !self.placed[c]) {
+                    known += cage.target as i64
+                        - cells
+                            .iter()
+                            .filter(|&&c| self.placed[c])
+                            .map(|&c| self.cand[c].trailing_zeros() as i64)
+                            .sum::<i64>();
+                    for c in cells {
+                        covered[line.iter().position(|x| x == c).expect("inside")] = true;
+                    }
+                }
+            }
+            let rest: Vec<usize> = (0..n).filter(|&i| !covered[i]).map(|i| line[i]).collect();
+            let found = if rest.len() == 1 {
+                let v = total - known;
+                let c = rest[0];
+                ((1..=n as i64).contains(&v) && self.cand[c] != 1 << v && self.cand[c] >> v & 1 == 1)
+                    .then_some(Step::Place { cell: c, digit: v as u8 })
+            } else {
+                None
+            };
+            t.record(found);
+        }
+    }
+
+    fn x_wing(&self, t: &mut Tally<Step>) {
+        let n = self.n;
+        for d in 1..=n as u8 {
+            for rows in [true, false] {
+                let line_of = |i: usize, j: usize| if rows { i * n + j } else { j * n + i };
+                let mut all = 0;
+                let mut fit: Vec<(usize, u32)> = Vec::new();
+                for i in 0..n {
+                    let places = (0..n)
+                        .filter(|&j| !self.placed[line_of(i, j)] && self.cand[line_of(i, j)] >> d & 1 == 1)
+                        .fold(0u32, |m, j| m | 1 << j);
+                    if places.count_ones() >= 2 {
+                        all += 1;
+                        if places.count_ones() == 2 {
+                            fit.push((i, places));
+                        }
+                    }
+                }
+                t.situations += binom(all, 2) - binom(fit.len(), 2);
+                combos(fit.len(), 2, |ix| {
+                    let (a, b) = (fit[ix[0]], fit[ix[1]]);
+                    let found = (a.1 == b.1)
+                        .then(|| {
+                            let cells: Vec<usize> = (0..n)
+                                .filter(|&i| i != a.0 && i != b.0)
+                                .flat_map(|i| (0..n).filter(move |&j| a.1 >> j & 1 == 1).map(move |j| line_of(i, j)))
+                                .collect();
+                            self.removal(cells, 1 << d)
+                        })
+                        .flatten();
+                    t.record(found);
+                });
+            }
+        }
+    }
+
+    /// Propagate after fixing `d` at `c`: the resulting candidates, or `None` on a contradiction.
+    fn assume(&self, c: usize, d: u8) -> Option<Vec<u16>> {
+        let mut cand = self.cand.clone();
+        cand[c] = 1 << d;
+        self.board.propagate(&mut cand).then_some(cand)
+    }
+
+    fn forcing_chain(&self, t: &mut Tally<Step>) {
+        for c in self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2).collect::<Vec<_>>() {
+            let (a, b) = (self.cand[c].trailing_zeros() as u8, 15 - self.cand[c].leading_zeros() as u8);
+            let found = match (self.assume(c, a), self.assume(c, b)) {
+                (None, None) => None,
+                (None, Some(_)) => Some(Step::Remove { cells: vec![c], digits: 1 << a }),
+                (Some(_), None) => Some(Step::Remove { cells: vec![c], digits: 1 << b }),
+                (Some(x), Some(y)) => (0..self.n * self.n)
+                    .find(|&p| p != c && !self.placed[p] && self.cand[p] & !(x[p] | y[p]) != 0)
+                    .map(|p| Step::Remove { cells: vec![p], digits: self.cand[p] & !(x[p] | y[p]) }),
+            };
+            t.record(found);
+        }
+    }
+
+    fn trial(&self, t: &mut Tally<Step>) {
+        let min = self.empty_cells().map(|c| self.cand[c].count_ones()).min().unwrap_or(0);
+        let cells: Vec<usize> = self.empty_cells().filter(|&c| self.cand[c].count_ones() == min).collect();
+        for &c in &cells {
+            let mut m = self.cand[c];
+            while m != 0 {
+                let d = m.trailing_zeros() as u8;
+                m &= m - 1;
+                t.record(self.assume(c, d).is_none().then(|| Step::Remove { cells: vec![c], digits: 1 << d }));
+            }
+        }
+        if t.first.is_none() {
+            if let Some(&c) = cells.first() {
+                t.first = Some(Step::Place { cell: c, digit: self.solution[c] });
+            }
+        }
+    }
+}
+
+impl Solving for Position<'_> {
+    type Tech = Tech;
+    type Step = Step;
+
+    fn is_solved(&self) -> bool {
+        self.is_done()
+    }
+
+    fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
+        match tech {
+            Tech::NakedSingle => self.naked_single(t),
+            Tech::HiddenSingle => self.hidden_single(t),
+            Tech::OneCellCage => self.one_cell_cage(t),
+            Tech::LastCageCell => self.last_cage_cell(t),
+            Tech::CageCombination => self.cage_combination(t),
+            Tech::NakedPair => self.naked_subset(2, t),
+            Tech::HiddenPair => self.hidden_subset(2, t),
+            Tech::CageLine => self.cage_line(t),
+            Tech::NakedTriple => self.naked_subset(3, t),
+            Tech::HiddenTriple => self.hidden_subset(3, t),
+            Tech::LineSum => self.line_sum(t),
+            Tech::NakedQuad => self.naked_subset(4, t),
+            Tech::HiddenQuad => self.hidden_subset(4, t),
+            Tech::XWing => self.x_wing(t),
+            Tech::ForcingChain => self.forcing_chain(t),
+            Tech::Trial => self.trial(t),
+        }
+    }
+
+    fn apply(&mut self, step: &Step) {
+        match step {
+            Step::Place { cell, digit } => self.place(*cell, *digit),
+            Step::Remove { cells, digits } => self.remove(cells, *digits),
+        }
+    }
+
+    fn describe(&self, step: &Step) -> String {
+        let name = |c: usize| format!("r{}c{}", c / self.n + 1, c % self.n + 1);
+        match step {
+            Step::Place { cell, digit } => format!("{}={digit}", name(*cell)),
+            Step::Remove { cells, digits } => {
+                let ds: Vec<String> = (1..=self.n).filter(|d| digits >> d & 1 == 1).map(|d| d.to_string()).collect();
+                format!(
+                    "remove {{{}}} from {}",
+                    ds.join(""),
+                    cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")
+                )
+            }
+        }
+    }
+}
