@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Graded 9×9 KenKen per second per core: puzzle-factory against Tatham's Keen (`sgt-keen
+# --generate N 9dn` and `9dh`, one core each), on this machine in one run; medians of REPEAT.
+# Also prints our grade distribution, rejections and repairs. Installs sgt-puzzles if absent.
+#
+# Usage: scripts/compare-keen.sh [N_OURS] [N_KEEN] [REPEAT] [SIZE]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+n_ours=${1:-1000}; n_keen=${2:-40}; repeat=${3:-3}; size=${4:-9}
+keen=$(command -v sgt-keen || echo /usr/games/sgt-keen)
+[ -x "$keen" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
+cargo build --release --quiet --manifest-path "$here/Cargo.toml"
+bin=$here/target/release/puzzle-factory
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+calc() { python3 -c "print($1)"; }
+secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); calc "$e - $s"; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+dn=(); dh=(); ours=()
+for i in $(seq "$repeat"); do
+  dn+=("$(secs "$keen" --generate "$n_keen" "${size}dn#cmp$i")")
+  dh+=("$(secs "$keen" --generate "$n_keen" "${size}dh#cmp$i")")
+  ours+=("$(secs "$bin" --kind kenken generate --size "$size" --count "$n_ours" --seed "$i" --threads 1 --quiet --out "$tmp/b")")
+done
+dn_rate=$(calc "$n_keen / $(printf '%s\n' "${dn[@]}" | median)")
+dh_rate=$(calc "$n_keen / $(printf '%s\n' "${dh[@]}" | median)")
+our_rate=$(calc "$n_ours / $(printf '%s\n' "${ours[@]}" | median)")
+printf 'sgt-keen %sdn: %8.1f puzzles/s (1 core)\n' "$size" "$dn_rate"
+printf 'sgt-keen %sdh: %8.1f puzzles/s (1 core)\n' "$size" "$dh_rate"
+printf 'puzzle-factory --threads 1, %sx%s graded: %8.1f puzzles/s per core\n' "$size" "$size" "$our_rate"
+printf 'ratio vs %sdn: %.1fx   vs %sdh: %.1fx\n' "$size" "$(calc "$our_rate / $dn_rate")" "$size" "$(calc "$our_rate / $dh_rate")"
+python3 - "$tmp/b/calibration.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+print("candidates:", c["candidates"])
+print("grades:", {g: v["count"] for g, v in c["grades"].items()})
+print("hardest level:", c["all"]["hardest_level"])
+PY
