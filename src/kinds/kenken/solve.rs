@@ -7,7 +7,10 @@
 //! fewest candidates. The plain reference solver is in the tests.
 
 use super::KenKen;
-use crate::common::cage::for_each_tuple;
+use crate::common::cage::{for_each_tuple, Op};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A puzzle prepared for solving: cage membership and each cage's valid tuples.
 pub struct Board<'a> {
@@ -18,8 +21,18 @@ pub struct Board<'a> {
     pub cells: Vec<Vec<usize>>,
     /// Per cage, its valid tuples (with full candidates) as bitsets; `None` when there would be
     /// too many to keep (huge cages), and those cages enumerate afresh.
-    tuples: Vec<Option<TupleSets>>,
+    tuples: Vec<Option<Rc<TupleSets>>>,
 }
+
+type CacheKey = (u8, Op, u32, Vec<u8>);
+
+thread_local! {
+    /// Tuple sets by (size, op, target, cells): a pure function of the key, so sharing them
+    /// between the generator's repairs, the uniqueness check and the rater changes nothing but
+    /// time. Cleared when it grows past `CACHE_LIMIT` entries, so memory stays bounded.
+    static TUPLE_CACHE: RefCell<HashMap<CacheKey, Option<Rc<TupleSets>>>> = RefCell::new(HashMap::new());
+}
+const CACHE_LIMIT: usize = 50_000;
 
 /// A cage's valid tuples, indexed so that filtering by candidates is a few word operations:
 /// `sets[(i * 16 + d) * words ..][..words]` is the set of tuples giving digit `d` to the cage's
@@ -118,23 +131,33 @@ impl<'a> Board<'a> {
             }
         }
         let full = vec![((1u32 << (n + 1)) - 2) as u16; n * n];
-        let tuples = cells
-            .iter()
-            .zip(&puzzle.cages)
-            .map(|(cs, cage)| {
-                let mut flat = Vec::new();
-                let mut over = false;
-                let clash = |i: usize, j: usize| cs[i] / n == cs[j] / n || cs[i] % n == cs[j] % n;
-                for_each_tuple(cage.op, cage.target, cs, &full, &clash, &mut |t| {
-                    if flat.len() + t.len() > TUPLE_BUDGET {
-                        over = true;
-                    } else {
-                        flat.extend_from_slice(t);
-                    }
-                });
-                (!over).then(|| TupleSets::build(&flat, cs.len()))
-            })
-            .collect();
+        let build = |cs: &[usize], op: Op, target: u32| {
+            let mut flat = Vec::new();
+            let mut over = false;
+            let clash = |i: usize, j: usize| cs[i] / n == cs[j] / n || cs[i] % n == cs[j] % n;
+            for_each_tuple(op, target, cs, &full, &clash, &mut |t| {
+                if flat.len() + t.len() > TUPLE_BUDGET {
+                    over = true;
+                } else {
+                    flat.extend_from_slice(t);
+                }
+            });
+            (!over).then(|| Rc::new(TupleSets::build(&flat, cs.len())))
+        };
+        let tuples = TUPLE_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.len() > CACHE_LIMIT {
+                cache.clear();
+            }
+            cells
+                .iter()
+                .zip(&puzzle.cages)
+                .map(|(cs, cage)| {
+                    let key = (n as u8, cage.op, cage.target, cs.iter().map(|&c| c as u8).collect());
+                    cache.entry(key).or_insert_with(|| build(cs, cage.op, cage.target)).clone()
+                })
+                .collect()
+        });
         Board { puzzle, n, cage_of, cells, tuples }
     }
 
@@ -148,6 +171,13 @@ impl<'a> Board<'a> {
         let mut union = [0u16; 16];
         let must = self.cage_union(k, cand, &mut union, true)?;
         Some((union[..self.cells[k].len()].to_vec(), must))
+    }
+
+    /// The digits each cell of cage `k` keeps (into `union`), without the `must` digits.
+    /// False when no tuple fits.
+    pub fn cage_digits(&self, k: usize, cand: &[u16], union: &mut [u16; 16]) -> bool {
+        union.fill(0);
+        self.cage_union(k, cand, union, false).is_some()
     }
 
     /// `cage_options` into a fixed buffer (the propagation hot path). `must` is computed only
@@ -173,14 +203,14 @@ impl<'a> Board<'a> {
                 }
                 // A digit every live tuple uses: the tuples using it (in any cell) cover them all.
                 let mut must = 0u16;
-                for d in 1..16u32 {
-                    let mut covered = vec![0u64; sets.words];
-                    for i in 0..cells.len() {
-                        for (c, &x) in covered.iter_mut().zip(sets.set(i, d)) {
-                            *c |= x;
-                        }
-                    }
-                    if alive.iter().zip(&covered).all(|(&a, &c)| a & !c == 0) {
+                let digits = union[..cells.len()].iter().fold(0u16, |a, &u| a | u);
+                for d in (1..16u32).filter(|d| digits >> d & 1 == 1) {
+                    // Every live tuple uses d when no live tuple misses it in all cells.
+                    let uses_all = (0..sets.words).all(|w| {
+                        let covered = (0..cells.len()).fold(0u64, |c, i| c | sets.set(i, d)[w]);
+                        alive[w] & !covered == 0
+                    });
+                    if uses_all {
                         must |= 1 << d;
                     }
                 }

@@ -240,15 +240,22 @@ impl<'a> Position<'a> {
         }
     }
 
+    /// Per line, bit-sliced counting finds the open digits and those with one place.
     fn hidden_single(&self, t: &mut Tally<Step>) {
         for line in &self.lines {
-            for d in 1..=self.n as u8 {
-                let places: Vec<usize> =
-                    line.iter().copied().filter(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1).collect();
-                if !places.is_empty() {
-                    t.record((places.len() == 1).then(|| Step::Place { cell: places[0], digit: d }));
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in line {
+                if !self.placed[c] {
+                    twice |= once & self.cand[c];
+                    once |= self.cand[c];
                 }
             }
+            let single = once & !twice;
+            t.record_many(once.count_ones(), single.count_ones(), || {
+                let d = single.trailing_zeros() as u8;
+                let c = line.iter().copied().find(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)?;
+                Some(Step::Place { cell: c, digit: d })
+            });
         }
     }
 
@@ -261,37 +268,39 @@ impl<'a> Position<'a> {
     }
 
     fn last_cage_cell(&self, t: &mut Tally<Step>) {
+        let mut union = [0u16; 16];
         for k in 0..self.board.cells.len() {
             let cells = &self.board.cells[k];
-            let empty: Vec<usize> = cells.iter().copied().filter(|&c| !self.placed[c]).collect();
-            if empty.len() != 1 || cells.len() < 2 {
+            let mut empty = cells.iter().enumerate().filter(|(_, &c)| !self.placed[c]);
+            let (Some((i, &c)), None) = (empty.next(), empty.next()) else { continue };
+            if cells.len() < 2 {
                 continue;
             }
-            let found = self.board.cage_options(k, &self.cand).and_then(|(union, _)| {
-                let i = cells.iter().position(|&c| c == empty[0]).expect("in cage");
-                (union[i].count_ones() == 1)
-                    .then(|| Step::Place { cell: empty[0], digit: union[i].trailing_zeros() as u8 })
-            });
+            let found = (self.board.cage_digits(k, &self.cand, &mut union) && union[i].count_ones() == 1)
+                .then(|| Step::Place { cell: c, digit: union[i].trailing_zeros() as u8 });
             t.record(found);
         }
     }
 
     fn cage_combination(&self, t: &mut Tally<Step>) {
+        let mut union = [0u16; 16];
         for k in 0..self.board.cells.len() {
             let cells = &self.board.cells[k];
             if cells.iter().all(|&c| self.placed[c]) {
                 continue;
             }
-            let found = self.board.cage_options(k, &self.cand).and_then(|(union, _)| {
-                // One step removes, from each cell, the digits no tuple gives it.
-                let hit: Vec<(usize, u16)> = cells
-                    .iter()
-                    .zip(&union)
-                    .filter(|(&c, &u)| !self.placed[c] && self.cand[c] & !u != 0)
-                    .map(|(&c, &u)| (c, self.cand[c] & !u))
-                    .collect();
-                hit.first().map(|&(c, d)| Step::Remove { cells: vec![c], digits: d })
-            });
+            // One step removes, from the first cell that has any, the digits no tuple gives it.
+            let found = self
+                .board
+                .cage_digits(k, &self.cand, &mut union)
+                .then(|| {
+                    cells
+                        .iter()
+                        .zip(&union)
+                        .find(|(&c, &u)| !self.placed[c] && self.cand[c] & !u != 0)
+                        .map(|(&c, &u)| Step::Remove { cells: vec![c], digits: self.cand[c] & !u })
+                })
+                .flatten();
             t.record(found);
         }
     }
@@ -321,25 +330,33 @@ impl<'a> Position<'a> {
 
     fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
         for line in &self.lines {
-            let open: Vec<usize> = line.iter().copied().filter(|&c| !self.placed[c]).collect();
-            let places =
-                |d: u8| -> u32 { open.iter().fold(0u32, |m, &c| m | (((self.cand[c] >> d) & 1) as u32) << (c % 32)) };
-            let _ = places;
-            let digits: Vec<(u8, Vec<usize>)> = (1..=self.n as u8)
-                .map(|d| (d, open.iter().copied().filter(|&c| self.cand[c] >> d & 1 == 1).collect::<Vec<_>>()))
-                .filter(|(_, p)| !p.is_empty())
-                .collect();
-            if digits.len() <= k {
+            // Places of each digit as a bit set over the line's positions.
+            let mut places = [0u16; 16];
+            for (i, &c) in line.iter().enumerate() {
+                if !self.placed[c] {
+                    let mut m = self.cand[c];
+                    while m != 0 {
+                        let d = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        places[d] |= 1 << i;
+                    }
+                }
+            }
+            let open: Vec<usize> = (1..=self.n).filter(|&d| places[d] != 0).collect();
+            if open.len() <= k {
                 continue;
             }
-            let fit: Vec<&(u8, Vec<usize>)> = digits.iter().filter(|(_, p)| p.len() <= k).collect();
-            t.situations += binom(digits.len(), k) - binom(fit.len(), k);
+            let fit: Vec<usize> = open.iter().copied().filter(|&d| places[d].count_ones() as usize <= k).collect();
+            t.situations += binom(open.len(), k) - binom(fit.len(), k);
             combos(fit.len(), k, |ix| {
-                let mut cells: Vec<usize> = ix.iter().flat_map(|&i| fit[i].1.iter().copied()).collect();
-                cells.sort_unstable();
-                cells.dedup();
-                let set = ix.iter().fold(0u16, |a, &i| a | 1 << fit[i].0);
-                let found = (cells.len() == k).then(|| self.removal(cells, self.board.full() & !set)).flatten();
+                let cover = ix.iter().fold(0u16, |a, &i| a | places[fit[i]]);
+                let found = (cover.count_ones() as usize == k)
+                    .then(|| {
+                        let set = ix.iter().fold(0u16, |a, &i| a | 1 << fit[i]);
+                        let cells = (0..self.n).filter(|&i| cover >> i & 1 == 1).map(|i| line[i]).collect();
+                        self.removal(cells, self.board.full() & !set)
+                    })
+                    .flatten();
                 t.record(found);
             });
         }
