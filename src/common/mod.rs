@@ -5,6 +5,7 @@
 
 pub mod bitset;
 pub mod cage;
+pub mod combos;
 pub mod latin;
 
 pub use bitset::DigitSet;

@@ -9,6 +9,7 @@
 use super::solve::Board;
 use super::KenKen;
 use crate::common::cage::Op;
+use crate::common::combos::{binom, combos};
 use crate::rate::{Solving, Tally, Technique};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -143,34 +144,6 @@ pub struct Position<'a> {
     solution: Vec<u8>,
     pub unsound: u32,
     lines: Vec<Vec<usize>>,
-}
-
-fn binom(n: usize, k: usize) -> u32 {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1)) as u32
-}
-
-fn combos(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
-    if k == 0 || k > n {
-        return;
-    }
-    let mut idx: Vec<usize> = (0..k).collect();
-    loop {
-        f(&idx);
-        let mut i = k;
-        while i > 0 && idx[i - 1] == n - k + i - 1 {
-            i -= 1;
-        }
-        if i == 0 {
-            return;
-        }
-        idx[i - 1] += 1;
-        for j in i..k {
-            idx[j] = idx[j - 1] + 1;
-        }
-    }
 }
 
 impl<'a> Position<'a> {

@@ -8,6 +8,7 @@
 use super::geometry::{cell_name, common_peers, Cells, HOUSE_MASK, PEERS};
 use super::position::{Position, Step};
 use super::solve::Prober;
+use crate::common::combos::{binom, combos};
 use crate::common::DigitSet;
 use crate::rate::{Solving, Tally, Technique};
 
@@ -128,37 +129,7 @@ impl Technique for Tech {
     }
 }
 
-/// Visit every k-subset (k <= 4) of `0..n` as sorted indices.
-fn combos(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
-    if k == 0 || k > n {
-        return;
-    }
-    let mut idx = [0usize, 1, 2, 3];
-    loop {
-        f(&idx[..k]);
-        let mut i = k;
-        while i > 0 && idx[i - 1] == n - k + i - 1 {
-            i -= 1;
-        }
-        if i == 0 {
-            return;
-        }
-        idx[i - 1] += 1;
-        for j in i..k {
-            idx[j] = idx[j - 1] + 1;
-        }
-    }
-}
-
 const ALL_DIGITS: DigitSet = DigitSet::full(9);
-
-/// C(n, k) for the small n and k of a house or a cell's peers.
-fn binom(n: usize, k: usize) -> u32 {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1)) as u32
-}
 
 /// Count every k-subset of `all` items as a situation, but examine only the k-subsets of the
 /// `fit` items that could succeed (those listed in `idx`, a subsequence of the items in the same
@@ -507,15 +478,6 @@ impl Solving for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[test]
-    fn combos_count() {
-        for (n, k, want) in [(9, 2, 36), (9, 3, 84), (9, 4, 126), (20, 3, 1140), (3, 3, 1), (2, 3, 0)] {
-            let mut c = 0;
-            combos(n, k, |_| c += 1);
-            assert_eq!(c, want, "C({n},{k})");
-        }
-    }
-
     #[test]
     fn levels_are_in_order() {
         let levels: Vec<u8> = Tech::ALL.iter().map(|t| t.level()).collect();
