@@ -138,7 +138,7 @@ impl Default for KenKenParams {
             one_cell_share: 0.05,
             ops: "+-*/".into(),
             product_cap: 3000,
-            prefer_demanding: 0.6,
+            prefer_demanding: 0.9,
             directions: "rdlu".into(),
             max_repairs: 30,
         }

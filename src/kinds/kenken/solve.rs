@@ -33,6 +33,12 @@ thread_local! {
     static TUPLE_CACHE: RefCell<HashMap<CacheKey, Option<Rc<TupleSets>>>> = RefCell::new(HashMap::new());
 }
 const CACHE_LIMIT: usize = 50_000;
+/// And cleared when the tuple sets it holds pass this many 64-bit words (256 MiB).
+const CACHE_WORDS: usize = 32 << 20;
+
+thread_local! {
+    static CACHE_SIZE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// A cage's valid tuples, indexed so that filtering by candidates is a few word operations:
 /// `sets[(i * 16 + d) * words ..][..words]` is the set of tuples giving digit `d` to the cage's
@@ -116,8 +122,10 @@ impl TupleSets {
     }
 }
 
-/// Most digits kept per cage's tuple list (above it, enumerate on demand).
-const TUPLE_BUDGET: usize = 1 << 16;
+/// Most digits kept per cage's tuple list (above it, enumerate on demand). Large: a cage that
+/// falls back to enumeration is enumerated again at every propagation, which dominated the
+/// time of 9×9 puzzles with 5- and 6-cell sum cages.
+const TUPLE_BUDGET: usize = 1 << 20;
 
 impl<'a> Board<'a> {
     pub fn new(puzzle: &'a KenKen) -> Board<'a> {
@@ -146,15 +154,23 @@ impl<'a> Board<'a> {
         };
         let tuples = TUPLE_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
-            if cache.len() > CACHE_LIMIT {
+            if cache.len() > CACHE_LIMIT || CACHE_SIZE.get() > CACHE_WORDS {
                 cache.clear();
+                CACHE_SIZE.set(0);
             }
             cells
                 .iter()
                 .zip(&puzzle.cages)
                 .map(|(cs, cage)| {
                     let key = (n as u8, cage.op, cage.target, cs.iter().map(|&c| c as u8).collect());
-                    cache.entry(key).or_insert_with(|| build(cs, cage.op, cage.target)).clone()
+                    cache
+                        .entry(key)
+                        .or_insert_with(|| {
+                            let sets = build(cs, cage.op, cage.target);
+                            CACHE_SIZE.set(CACHE_SIZE.get() + sets.as_ref().map_or(0, |t| t.sets.len()));
+                            sets
+                        })
+                        .clone()
                 })
                 .collect()
         });
