@@ -24,10 +24,12 @@ pub struct Board<'a> {
     tuples: Vec<Option<Rc<TupleSets>>>,
 }
 
-type CacheKey = (u8, Op, u32, Vec<u8>);
+/// (size, op, target, cage length, which pairs of the cage's cells share a line): all a cage's
+/// tuple sets depend on, so cages of the same shape share them across puzzles.
+type CacheKey = (u8, Op, u32, u8, u64);
 
 thread_local! {
-    /// Tuple sets by (size, op, target, cells): a pure function of the key, so sharing them
+    /// Tuple sets by cage shape (see `CacheKey`): a pure function of the key, so sharing them
     /// between the generator's repairs, the uniqueness check and the rater changes nothing but
     /// time. Cleared when it grows past `CACHE_LIMIT` entries, so memory stays bounded.
     static TUPLE_CACHE: RefCell<HashMap<CacheKey, Option<Rc<TupleSets>>>> = RefCell::new(HashMap::new());
@@ -162,7 +164,21 @@ impl<'a> Board<'a> {
                 .iter()
                 .zip(&puzzle.cages)
                 .map(|(cs, cage)| {
-                    let key = (n as u8, cage.op, cage.target, cs.iter().map(|&c| c as u8).collect());
+                    let mut clash = 0u64;
+                    let mut bit = 0;
+                    for i in 0..cs.len() {
+                        for j in i + 1..cs.len() {
+                            if cs[i] / n == cs[j] / n || cs[i] % n == cs[j] % n {
+                                clash |= 1 << (bit % 64);
+                            }
+                            bit += 1;
+                        }
+                    }
+                    if bit > 64 {
+                        // Over 11 cells the pairs do not fit the key: build, do not share.
+                        return build(cs, cage.op, cage.target);
+                    }
+                    let key = (n as u8, cage.op, cage.target, cs.len() as u8, clash);
                     cache
                         .entry(key)
                         .or_insert_with(|| {
