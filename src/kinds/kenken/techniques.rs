@@ -136,8 +136,15 @@ pub enum Step {
     Remove { cells: Vec<usize>, digits: u16 },
 }
 
+/// A cage's filtered digits as last computed: (cage version, per-cell digits and must digits,
+/// or `None` when no tuple fit).
+type CageMemo = (u32, Option<([u16; 16], u16)>);
+
 pub struct Position<'a> {
     board: Board<'a>,
+    /// Bumped whenever a cell of the cage changes; the memo is valid while it matches.
+    cage_version: Vec<u32>,
+    cage_memo: std::cell::RefCell<Vec<Option<CageMemo>>>,
     n: usize,
     pub cand: Vec<u16>,
     pub placed: Vec<bool>,
@@ -155,6 +162,7 @@ impl<'a> Position<'a> {
             .chain((0..n).map(|c| (0..n).map(|r| r * n + c).collect()))
             .collect();
         let full = board.full();
+        let cages = board.cells.len();
         Position {
             n,
             cand: vec![full; n * n],
@@ -162,6 +170,8 @@ impl<'a> Position<'a> {
             solution: solution.to_vec(),
             unsound: 0,
             lines,
+            cage_version: vec![0; cages],
+            cage_memo: std::cell::RefCell::new(vec![None; cages]),
             board,
         }
     }
@@ -176,23 +186,44 @@ impl<'a> Position<'a> {
         }
         self.cand[c] = 1 << d;
         self.placed[c] = true;
+        self.cage_version[self.board.cage_of[c]] += 1;
         let (r, col) = (c / self.n, c % self.n);
         for i in 0..self.n {
             for p in [r * self.n + i, i * self.n + col] {
-                if p != c {
+                if p != c && self.cand[p] & (1 << d) != 0 {
                     self.cand[p] &= !(1 << d);
+                    self.cage_version[self.board.cage_of[p]] += 1;
                 }
             }
         }
     }
 
+    /// The digits each cell of cage `k` keeps and the digits every tuple uses, remembered until
+    /// a cell of the cage changes (most cages do not change between two scans).
+    fn cage_filter(&self, k: usize) -> Option<([u16; 16], u16)> {
+        let version = self.cage_version[k];
+        if let Some((v, memo)) = self.cage_memo.borrow()[k] {
+            if v == version {
+                return memo;
+            }
+        }
+        let result = self.board.cage_options(k, &self.cand).map(|(union, must)| {
+            let mut u = [0u16; 16];
+            u[..union.len()].copy_from_slice(&union);
+            (u, must)
+        });
+        self.cage_memo.borrow_mut()[k] = Some((version, result));
+        result
+    }
+
     fn remove(&mut self, cells: &[usize], digits: u16) {
         for &c in cells {
-            if !self.placed[c] {
+            if !self.placed[c] && self.cand[c] & digits != 0 {
                 if self.cand[c] & digits & (1 << self.solution[c]) != 0 {
                     self.unsound += 1;
                 }
                 self.cand[c] &= !digits;
+                self.cage_version[self.board.cage_of[c]] += 1;
             }
         }
     }
@@ -241,7 +272,6 @@ impl<'a> Position<'a> {
     }
 
     fn last_cage_cell(&self, t: &mut Tally<Step>) {
-        let mut union = [0u16; 16];
         for k in 0..self.board.cells.len() {
             let cells = &self.board.cells[k];
             let mut empty = cells.iter().enumerate().filter(|(_, &c)| !self.placed[c]);
@@ -249,31 +279,28 @@ impl<'a> Position<'a> {
             if cells.len() < 2 {
                 continue;
             }
-            let found = (self.board.cage_digits(k, &self.cand, &mut union) && union[i].count_ones() == 1)
-                .then(|| Step::Place { cell: c, digit: union[i].trailing_zeros() as u8 });
+            let found = self
+                .cage_filter(k)
+                .filter(|(union, _)| union[i].count_ones() == 1)
+                .map(|(union, _)| Step::Place { cell: c, digit: union[i].trailing_zeros() as u8 });
             t.record(found);
         }
     }
 
     fn cage_combination(&self, t: &mut Tally<Step>) {
-        let mut union = [0u16; 16];
         for k in 0..self.board.cells.len() {
             let cells = &self.board.cells[k];
             if cells.iter().all(|&c| self.placed[c]) {
                 continue;
             }
             // One step removes, from the first cell that has any, the digits no tuple gives it.
-            let found = self
-                .board
-                .cage_digits(k, &self.cand, &mut union)
-                .then(|| {
-                    cells
-                        .iter()
-                        .zip(&union)
-                        .find(|(&c, &u)| !self.placed[c] && self.cand[c] & !u != 0)
-                        .map(|(&c, &u)| Step::Remove { cells: vec![c], digits: self.cand[c] & !u })
-                })
-                .flatten();
+            let found = self.cage_filter(k).and_then(|(union, _)| {
+                cells
+                    .iter()
+                    .zip(&union)
+                    .find(|(&c, &u)| !self.placed[c] && self.cand[c] & !u != 0)
+                    .map(|(&c, &u)| Step::Remove { cells: vec![c], digits: self.cand[c] & !u })
+            });
             t.record(found);
         }
     }
@@ -342,7 +369,7 @@ impl<'a> Position<'a> {
             if cells.iter().all(|&c| self.placed[c]) {
                 continue;
             }
-            let Some((_, must)) = self.board.cage_options(k, &self.cand) else { continue };
+            let Some((_, must)) = self.cage_filter(k) else { continue };
             let mut m = must;
             while m != 0 {
                 let d = m.trailing_zeros() as u8;
