@@ -9,7 +9,7 @@
 use super::solve::Board;
 use super::KenKen;
 use crate::common::cage::Op;
-use crate::common::combos::{binom, combos};
+use crate::common::latin;
 use crate::rate::{Solving, Tally, Technique};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -305,59 +305,35 @@ impl<'a> Position<'a> {
         }
     }
 
+    /// A line's candidate masks in order (0 for placed cells), for the shared Latin techniques.
+    fn line_cands(&self, line: &[usize]) -> Vec<u16> {
+        line.iter().map(|&c| if self.placed[c] { 0 } else { self.cand[c] }).collect()
+    }
+
+    fn positions(line: &[usize], m: u16) -> Vec<usize> {
+        (0..line.len()).filter(|i| m >> i & 1 == 1).map(|i| line[i]).collect()
+    }
+
+    /// A removal step keeping only the cells that lose something (the ladder applies it as is).
+    fn removal_step(&self, cells: Vec<usize>, digits: u16) -> Step {
+        Step::Remove {
+            cells: cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect(),
+            digits,
+        }
+    }
+
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
         for line in &self.lines {
-            let open: Vec<usize> = line.iter().copied().filter(|&c| !self.placed[c]).collect();
-            if open.len() <= k {
-                continue;
-            }
-            let fit: Vec<usize> = open.iter().copied().filter(|&c| self.cand[c].count_ones() as usize <= k).collect();
-            t.situations += binom(open.len(), k) - binom(fit.len(), k);
-            combos(fit.len(), k, |ix| {
-                let digits = ix.iter().fold(0u16, |a, &i| a | self.cand[fit[i]]);
-                let found = (digits.count_ones() as usize == k)
-                    .then(|| {
-                        self.removal(
-                            open.iter().copied().filter(|c| !ix.iter().any(|&i| fit[i] == *c)).collect(),
-                            digits,
-                        )
-                    })
-                    .flatten();
-                t.record(found);
+            latin::naked_subsets(&self.line_cands(line), k, t, |_, others, digits| {
+                self.removal_step(Self::positions(line, others), digits)
             });
         }
     }
 
     fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
         for line in &self.lines {
-            // Places of each digit as a bit set over the line's positions.
-            let mut places = [0u16; 16];
-            for (i, &c) in line.iter().enumerate() {
-                if !self.placed[c] {
-                    let mut m = self.cand[c];
-                    while m != 0 {
-                        let d = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        places[d] |= 1 << i;
-                    }
-                }
-            }
-            let open: Vec<usize> = (1..=self.n).filter(|&d| places[d] != 0).collect();
-            if open.len() <= k {
-                continue;
-            }
-            let fit: Vec<usize> = open.iter().copied().filter(|&d| places[d].count_ones() as usize <= k).collect();
-            t.situations += binom(open.len(), k) - binom(fit.len(), k);
-            combos(fit.len(), k, |ix| {
-                let cover = ix.iter().fold(0u16, |a, &i| a | places[fit[i]]);
-                let found = (cover.count_ones() as usize == k)
-                    .then(|| {
-                        let set = ix.iter().fold(0u16, |a, &i| a | 1 << fit[i]);
-                        let cells = (0..self.n).filter(|&i| cover >> i & 1 == 1).map(|i| line[i]).collect();
-                        self.removal(cells, self.board.full() & !set)
-                    })
-                    .flatten();
-                t.record(found);
+            latin::hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
+                self.removal_step(Self::positions(line, cells), self.board.full() & !set)
             });
         }
     }
@@ -440,34 +416,28 @@ impl<'a> Position<'a> {
         let n = self.n;
         for d in 1..=n as u8 {
             for rows in [true, false] {
-                let line_of = |i: usize, j: usize| if rows { i * n + j } else { j * n + i };
-                let mut all = 0;
-                let mut fit: Vec<(usize, u32)> = Vec::new();
-                for i in 0..n {
-                    let places = (0..n)
-                        .filter(|&j| !self.placed[line_of(i, j)] && self.cand[line_of(i, j)] >> d & 1 == 1)
-                        .fold(0u32, |m, j| m | 1 << j);
-                    if places.count_ones() >= 2 {
-                        all += 1;
-                        if places.count_ones() == 2 {
-                            fit.push((i, places));
-                        }
-                    }
-                }
-                t.situations += binom(all, 2) - binom(fit.len(), 2);
-                combos(fit.len(), 2, |ix| {
-                    let (a, b) = (fit[ix[0]], fit[ix[1]]);
-                    let found = (a.1 == b.1)
-                        .then(|| {
-                            let cells: Vec<usize> = (0..n)
-                                .filter(|&i| i != a.0 && i != b.0)
-                                .flat_map(|i| (0..n).filter(move |&j| a.1 >> j & 1 == 1).map(move |j| line_of(i, j)))
-                                .collect();
-                            self.removal(cells, 1 << d)
-                        })
-                        .flatten();
-                    t.record(found);
-                });
+                let at = |i: usize, j: usize| if rows { i * n + j } else { j * n + i };
+                let lines: Vec<u16> = (0..n)
+                    .map(|i| {
+                        (0..n)
+                            .filter(|&j| !self.placed[at(i, j)] && self.cand[at(i, j)] >> d & 1 == 1)
+                            .fold(0u16, |m, j| m | 1 << j)
+                    })
+                    .collect();
+                let cells = |bases: u16, cover: u16| -> Vec<usize> {
+                    (0..n)
+                        .filter(|&i| bases >> i & 1 == 0)
+                        .flat_map(|i| (0..n).filter(move |&j| cover >> j & 1 == 1).map(move |j| at(i, j)))
+                        .filter(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)
+                        .collect()
+                };
+                latin::fish(
+                    &lines,
+                    2,
+                    t,
+                    |b, c| !cells(b, c).is_empty(),
+                    |b, c| Step::Remove { cells: cells(b, c), digits: 1 << d },
+                );
             }
         }
     }

@@ -5,10 +5,11 @@
 //! Soundness (no step removes a solution digit) is audited by `Position::unsound` and checked
 //! by the tests over many generated puzzles.
 
-use super::geometry::{cell_name, common_peers, Cells, HOUSE_MASK, PEERS};
+use super::geometry::{cell_name, common_peers, Cells, HOUSES, HOUSE_MASK, PEERS};
 use super::position::{Position, Step};
 use super::solve::Prober;
 use crate::common::combos::{binom, combos};
+use crate::common::latin;
 use crate::common::DigitSet;
 use crate::rate::{Solving, Tally, Technique};
 
@@ -162,59 +163,30 @@ impl Position {
         t.record_many(s, r, || first.map(|(c, d)| Step::Place { cell: c as u8, digit: d }));
     }
 
+    /// A house's candidate masks in reading order (0 for placed cells), for the shared Latin
+    /// techniques.
+    fn house_cands(&self, h: usize) -> [u16; 9] {
+        HOUSES[h].map(|c| self.cand[c as usize].bits())
+    }
+
+    fn cells_of(h: usize, positions: u16) -> Cells {
+        (0..9).filter(|i| positions >> i & 1 == 1).fold(Cells::EMPTY, |a, i| a.or(Cells::one(HOUSES[h][i] as usize)))
+    }
+
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
-        for house in HOUSE_MASK.iter() {
-            let open = house.and(self.empty);
-            let all = open.len() as usize;
-            if all <= k {
-                continue;
-            }
-            // Only cells with at most k candidates can be in a naked k-subset.
-            let mut cells = [0usize; 9];
-            let mut n = 0;
-            for c in open.iter().filter(|&c| self.cand[c].len() as usize <= k) {
-                cells[n] = c;
-                n += 1;
-            }
-            subsets_of_fit(t, all, n, k, |ix, t| {
-                let mut digits = DigitSet::EMPTY;
-                let mut set = Cells::EMPTY;
-                for &i in ix {
-                    digits |= self.cand[cells[i]];
-                    set = set.or(Cells::one(cells[i]));
-                }
-                t.record(if digits.len() as usize == k { self.removal(open.minus(set), digits) } else { None });
+        for h in 0..27 {
+            latin::naked_subsets(&self.house_cands(h), k, t, |_, others, digits| Step::Remove {
+                cells: Self::cells_of(h, others),
+                digits: DigitSet::from_bits(digits),
             });
         }
     }
 
     fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
-        for house in HOUSE_MASK.iter() {
-            let open = house.and(self.empty);
-            let mut digits = [0u8; 9];
-            let mut places = [Cells::EMPTY; 9];
-            let (mut all, mut n) = (0, 0);
-            for d in 1..=9u8 {
-                let p = self.digit_cells[d as usize].and(open);
-                all += !p.is_empty() as usize;
-                // Only digits with at most k places can be in a hidden k-subset.
-                if !p.is_empty() && p.len() as usize <= k {
-                    digits[n] = d;
-                    places[n] = p;
-                    n += 1;
-                }
-            }
-            if all <= k {
-                continue;
-            }
-            subsets_of_fit(t, all, n, k, |ix, t| {
-                let mut set = DigitSet::EMPTY;
-                let mut cells = Cells::EMPTY;
-                for &i in ix {
-                    set.insert(digits[i]);
-                    cells = cells.or(places[i]);
-                }
-                t.record(if cells.len() as usize == k { self.removal(cells, ALL_DIGITS.without(set)) } else { None });
+        for h in 0..27 {
+            latin::hidden_subsets(&self.house_cands(h), k, t, |cells, set| Step::Remove {
+                cells: Self::cells_of(h, cells),
+                digits: ALL_DIGITS.without(DigitSet::from_bits(set)),
             });
         }
     }
@@ -249,37 +221,24 @@ impl Position {
             let dc = self.digit_cells[d as usize];
             for base_first in [0usize, 9] {
                 let cover_first = 9 - base_first;
-                let mut base = [0usize; 9];
-                let mut cover_bits = [0u16; 9];
-                let (mut all, mut m) = (0, 0);
-                for i in 0..9 {
-                    let places = dc.and(HOUSE_MASK[base_first + i]);
-                    all += (places.len() >= 2) as usize;
-                    // Only lines with at most n places can be base lines of an n-fish.
-                    if (2..=n).contains(&(places.len() as usize)) {
-                        base[m] = base_first + i;
-                        cover_bits[m] =
-                            places.iter().fold(0u16, |acc, c| acc | 1 << if base_first == 0 { c % 9 } else { c / 9 });
-                        m += 1;
-                    }
-                }
-                subsets_of_fit(t, all, m, n, |ix, t| {
-                    let cover = ix.iter().fold(0u16, |acc, &i| acc | cover_bits[i]);
-                    let found = if cover.count_ones() as usize == n {
-                        let mut cover_cells = Cells::EMPTY;
-                        for j in 0..9 {
-                            if cover >> j & 1 != 0 {
-                                cover_cells = cover_cells.or(HOUSE_MASK[cover_first + j]);
-                            }
-                        }
-                        let base_cells = ix.iter().fold(Cells::EMPTY, |acc, &i| acc.or(HOUSE_MASK[base[i]]));
-                        let rem = cover_cells.minus(base_cells).and(dc);
-                        (!rem.is_empty()).then_some(Step::Remove { cells: rem, digits: DigitSet::single(d) })
-                    } else {
-                        None
-                    };
-                    t.record(found);
+                let lines: [u16; 9] = std::array::from_fn(|i| {
+                    dc.and(HOUSE_MASK[base_first + i])
+                        .iter()
+                        .fold(0u16, |acc, c| acc | 1 << if base_first == 0 { c % 9 } else { c / 9 })
                 });
+                let eliminated = |bases: u16, cover: u16| {
+                    let union = |first: usize, m: u16| {
+                        (0..9).filter(|j| m >> j & 1 == 1).fold(Cells::EMPTY, |a, j| a.or(HOUSE_MASK[first + j]))
+                    };
+                    union(cover_first, cover).minus(union(base_first, bases)).and(dc)
+                };
+                latin::fish(
+                    &lines,
+                    n,
+                    t,
+                    |bases, cover| !eliminated(bases, cover).is_empty(),
+                    |bases, cover| Step::Remove { cells: eliminated(bases, cover), digits: DigitSet::single(d) },
+                );
             }
         }
     }
