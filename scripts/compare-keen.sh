@@ -7,10 +7,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n_ours=${1:-1000}; n_keen=${2:-40}; repeat=${3:-3}; size=${4:-9}
-keen=$(command -v sgt-keen || echo /usr/games/sgt-keen)
-[ -x "$keen" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
-cargo build --release --quiet --manifest-path "$here/Cargo.toml"
-bin=$here/target/release/puzzle-factory
+. "$here/scripts/common.sh"
+ensure_keen
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 calc() { python3 -c "print($1)"; }
 secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); calc "$e - $s"; }

@@ -10,9 +10,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 n_ours=${1:-50000}
 n_qq=${2:-2000}
 repeat=${3:-3}
-command -v qqwing >/dev/null || { apt-get update -qq && apt-get install -y -qq qqwing >/dev/null; }
-cargo build --release --quiet --manifest-path "$here/Cargo.toml"
-bin=$here/target/release/puzzle-factory
+. "$here/scripts/common.sh"
+ensure_qqwing
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cores=$(nproc)
 

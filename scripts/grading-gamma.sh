@@ -7,9 +7,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 data=${1:-$here/../shared/data/sudoku}
-command -v qqwing >/dev/null || { apt-get update -qq && apt-get install -y -qq qqwing >/dev/null; }
-cargo build --release --quiet --manifest-path "$here/Cargo.toml"
-bin=$here/target/release/puzzle-factory
+. "$here/scripts/common.sh"
+ensure_qqwing
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 run() { # name file levels

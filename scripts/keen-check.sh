@@ -8,10 +8,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-200}; shift || true
 sizes=${*:-6 9}
-keen=$(command -v sgt-keen || echo /usr/games/sgt-keen)
-[ -x "$keen" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
-cargo build --release --quiet --manifest-path "$here/Cargo.toml"
-bin=$here/target/release/puzzle-factory
+. "$here/scripts/common.sh"
+ensure_keen
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 status=0
 for size in $sizes; do

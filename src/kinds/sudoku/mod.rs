@@ -2,6 +2,7 @@
 //! symmetric orbits while the solution stays unique; the fast counter is `solve`; the rater is
 //! the 16-technique ladder in `techniques`.
 
+mod band_tables;
 pub mod generate;
 pub mod geometry;
 pub mod notation;
