@@ -2,7 +2,14 @@
 
 use crate::kinds::sudoku::Symmetry;
 use crate::kinds::KindId;
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// How `calibrate` fits the thresholds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CalibrationMethod {
+    Midpoint,
+    Quantile,
+}
 use std::path::PathBuf;
 
 /// Mass-produces seeded, uniquely solvable, strategy-graded logic puzzles as puzzle books.
@@ -60,6 +67,31 @@ pub enum Command {
     Solve {
         /// Input file; '-' or absent for stdin.
         input: Option<PathBuf>,
+    },
+    /// Fit grade thresholds k1<k2<k3 to labelled reference puzzles and print the agreement.
+    Calibrate {
+        /// Reference file: one puzzle per line, then its label (tab-separated, else comma).
+        #[arg(long)]
+        reference: PathBuf,
+        /// The labels in order, easiest first (known for the reference files in ../shared/data).
+        #[arg(long, value_delimiter = ',')]
+        levels: Option<Vec<String>>,
+        /// `midpoint`: thresholds between adjacent level means (four levels), or the three cut
+        /// points that maximise Kendall's tau-b (more levels); `quantile`: shares per grade.
+        #[arg(long, value_enum, default_value_t = CalibrationMethod::Midpoint)]
+        method: CalibrationMethod,
+        /// Grade shares easiest first for `quantile`, in percent.
+        #[arg(long, value_delimiter = ',', default_value = "40,30,20,10")]
+        shares: Vec<f64>,
+        /// Fraction of puzzles held out of the fit and used to measure the agreement (0 = none).
+        #[arg(long, default_value_t = 0.3)]
+        holdout: f64,
+        /// Seed of the fit/holdout split and the bootstrap.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write a config file with the fitted thresholds (the other settings as used).
+        #[arg(long, value_name = "FILE")]
+        write_config: Option<PathBuf>,
     },
     /// Rebuild candidate I of a run from its master seed, with the full step log.
     Replay {

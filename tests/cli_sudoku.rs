@@ -207,3 +207,42 @@ fn config_and_usage_errors_exit_2_naming_the_key() {
     let o = run(&["generate", "--threads", "0"], None);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn calibrate_fits_thresholds_reports_bad_lines_and_writes_a_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let reference = tmp.path().join("ref.txt");
+    // Take 40 puzzles of each QQWing level from the shared sample, plus two bad lines.
+    let text = common::read_data("sudoku/qqwing_levels.txt");
+    let mut lines: Vec<String> = Vec::new();
+    for level in ["simple", "easy", "intermediate", "expert"] {
+        lines.extend(text.lines().filter(|l| l.ends_with(&format!(",{level}"))).take(40).map(str::to_string));
+    }
+    lines.insert(3, format!("{},easy", ".".repeat(81)));
+    lines.insert(5, "12345,easy".to_string());
+    std::fs::write(&reference, lines.join("\n")).unwrap();
+    let written = tmp.path().join("calibrated.toml");
+    let o = run(
+        &[
+            "calibrate",
+            "--reference",
+            reference.to_str().unwrap(),
+            "--holdout",
+            "0.3",
+            "--write-config",
+            written.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "bad lines make the exit code 1");
+    let err = stderr(&o);
+    assert!(err.contains("line 4:") && err.contains("line 6:"), "{err}");
+    let out = stdout(&o);
+    assert!(out.contains("thresholds k1=") && out.contains("gamma (held out) ="), "{out}");
+    // The written config loads and grades.
+    let o = run(&["rate", "--config", written.to_str().unwrap(), "-"], Some(&lines[0]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // --levels must list every label.
+    let o = run(&["calibrate", "--reference", reference.to_str().unwrap(), "--levels", "simple,easy"], None);
+    assert!(stderr(&o).contains("unknown label"), "{}", stderr(&o));
+}

@@ -1,6 +1,7 @@
 //! The commands, written once over `K: Kind`; `run` picks the kind. This is the one `match` on
 //! `KindId` outside the registry: adding a kind adds one arm here.
 
+mod calibrate;
 mod generate;
 mod lines;
 mod replay;
@@ -45,5 +46,8 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
         Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
         Command::Replay { seed, index, .. } => replay::replay::<K>(&cfg, seed, index).map(|_| ExitCode::SUCCESS),
+        Command::Calibrate { reference, levels, method, shares, holdout, seed, write_config } => {
+            calibrate::calibrate::<K>(&cfg, &reference, levels, method, &shares, holdout, seed, write_config.as_deref())
+        }
     })
 }

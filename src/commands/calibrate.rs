@@ -1,0 +1,350 @@
+//! `calibrate`: fit k1<k2<k3 to reference puzzles labelled by an outside grader, and measure the
+//! agreement on puzzles the fit did not see.
+//!
+//! Methods: `midpoint` (the published one: thresholds midway between the mean step counts of
+//! adjacent reference levels; with more than four levels, the three cut points that maximise
+//! Kendall's tau-b on the fit part, searched over a grid of step quantiles), `quantile`
+//! (thresholds that give target shares per grade). Agreement: the confusion table of reference
+//! level × our grade, gamma with a bootstrap 95% interval, and Spearman's rho of steps vs level.
+
+use crate::cli::CalibrationMethod;
+use crate::config::{RunConfig, UsageError};
+use crate::grade::{Grade, Thresholds};
+use crate::kinds::Kind;
+use anyhow::{Context as _, Result};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Label orders of the reference collections in ../shared/data (and Keen's levels).
+const KNOWN_LEVELS: &[&[&str]] = &[
+    &["EZ", "NO", "IM", "CH", "TF", "ST", "IN"],
+    &["easy", "medium", "hard", "diabolical"],
+    &["simple", "easy", "intermediate", "expert"],
+    &["e", "n", "h", "x", "u"],
+];
+
+/// A labelled puzzle rated: (reference level index, steps), or what was wrong with its line.
+type LevelSteps = Result<(usize, f64), String>;
+
+/// Gamma from a levels × grades table: (concordant - discordant) / (concordant + discordant).
+pub fn gamma_of_table(table: &[[u64; 4]]) -> f64 {
+    let (mut c, mut d) = (0f64, 0f64);
+    for i in 0..table.len() {
+        for i2 in i + 1..table.len() {
+            for j in 0..4 {
+                for j2 in 0..4 {
+                    let pairs = (table[i][j] * table[i2][j2]) as f64;
+                    if j2 > j {
+                        c += pairs;
+                    } else if j2 < j {
+                        d += pairs;
+                    }
+                }
+            }
+        }
+    }
+    if c + d == 0.0 {
+        f64::NAN
+    } else {
+        (c - d) / (c + d)
+    }
+}
+
+/// Kendall's tau-b from the same table: like gamma, but pairs tied on one side count against
+/// it, so lumping many reference levels into one grade does not look like agreement.
+pub fn tau_b_of_table(table: &[[u64; 4]]) -> f64 {
+    let n: f64 = table.iter().flatten().map(|&x| x as f64).sum();
+    let pairs = |xs: &mut dyn Iterator<Item = f64>| xs.map(|x| x * (x - 1.0) / 2.0).sum::<f64>();
+    let tied_level = pairs(&mut table.iter().map(|r| r.iter().map(|&x| x as f64).sum()));
+    let tied_grade = pairs(&mut (0..4).map(|j| table.iter().map(|r| r[j] as f64).sum()));
+    let n0 = n * (n - 1.0) / 2.0;
+    let (mut c, mut d) = (0f64, 0f64);
+    for i in 0..table.len() {
+        for i2 in i + 1..table.len() {
+            for j in 0..4 {
+                for j2 in 0..4 {
+                    let p = (table[i][j] * table[i2][j2]) as f64;
+                    if j2 > j {
+                        c += p;
+                    } else if j2 < j {
+                        d += p;
+                    }
+                }
+            }
+        }
+    }
+    (c - d) / ((n0 - tied_level) * (n0 - tied_grade)).sqrt()
+}
+
+fn table(levels: usize, items: &[(usize, f64)], t: &Thresholds) -> Vec<[u64; 4]> {
+    let mut tab = vec![[0u64; 4]; levels];
+    for &(l, s) in items {
+        tab[l][t.grade(s).index()] += 1;
+    }
+    tab
+}
+
+fn ranks(xs: &[f64]) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..xs.len()).collect();
+    idx.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
+    let mut r = vec![0.0; xs.len()];
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i;
+        while j + 1 < idx.len() && xs[idx[j + 1]] == xs[idx[i]] {
+            j += 1;
+        }
+        for &k in &idx[i..=j] {
+            r[k] = (i + j) as f64 / 2.0;
+        }
+        i = j + 1;
+    }
+    r
+}
+
+/// Spearman's rho between reference level and steps.
+pub fn spearman(items: &[(usize, f64)]) -> f64 {
+    let a = ranks(&items.iter().map(|x| x.0 as f64).collect::<Vec<_>>());
+    let b = ranks(&items.iter().map(|x| x.1).collect::<Vec<_>>());
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let cov: f64 = a.iter().zip(&b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+    let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+    cov / (va * vb).sqrt()
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let i = ((q * (sorted.len() - 1) as f64).round() as usize).min(sorted.len() - 1);
+    sorted[i]
+}
+
+/// The three cut points maximising Kendall's tau-b (not gamma, which rewards lumping levels
+/// into one grade), over a grid of step quantiles.
+fn best_cuts(levels: usize, fit: &[(usize, f64)]) -> Option<Thresholds> {
+    let mut steps: Vec<f64> = fit.iter().map(|x| x.1).collect();
+    steps.sort_by(f64::total_cmp);
+    let mut grid: Vec<f64> = (1..60).map(|i| quantile(&steps, i as f64 / 60.0)).collect();
+    grid.dedup();
+    let mut best: Option<(f64, Thresholds)> = None;
+    for a in 0..grid.len() {
+        for b in a + 1..grid.len() {
+            for c in b + 1..grid.len() {
+                let t = Thresholds::new(grid[a], grid[b], grid[c]).ok()?;
+                let g = tau_b_of_table(&table(levels, fit, &t));
+                if best.as_ref().is_none_or(|(bg, _)| g > *bg + 1e-12) {
+                    best = Some((g, t));
+                }
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn calibrate<K: Kind>(
+    cfg: &RunConfig<K::Params>,
+    reference: &Path,
+    levels: Option<Vec<String>>,
+    method: CalibrationMethod,
+    shares: &[f64],
+    holdout: f64,
+    seed: u64,
+    write_config: Option<&Path>,
+) -> Result<ExitCode> {
+    if !(0.0..1.0).contains(&holdout) {
+        return Err(UsageError(format!("--holdout must be in [0, 1), got {holdout}")).into());
+    }
+    if method == CalibrationMethod::Quantile && (shares.len() != 4 || shares.iter().any(|s| *s < 0.0)) {
+        return Err(UsageError(format!("--shares needs four non-negative numbers, got {shares:?}")).into());
+    }
+    let text = std::fs::read_to_string(reference).with_context(|| format!("reading {}", reference.display()))?;
+    let mut failed = false;
+    let mut entries: Vec<(usize, K::Puzzle, String)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let mut fields = if t.contains('\t') { t.split('\t') } else { t.split(',') };
+        let (puzzle, label) = (fields.next().unwrap_or(""), fields.next().map(str::trim).unwrap_or(""));
+        if label.is_empty() {
+            failed = true;
+            eprintln!("line {}: no label after the puzzle", i + 1);
+            continue;
+        }
+        match K::parse(puzzle) {
+            Ok(p) => entries.push((i + 1, p, label.to_string())),
+            Err(e) => {
+                failed = true;
+                eprintln!("line {}: {e}", i + 1);
+            }
+        }
+    }
+    let levels: Vec<String> = match levels {
+        Some(l) => l,
+        None => {
+            let found: std::collections::BTreeSet<&str> = entries.iter().map(|e| e.2.as_str()).collect();
+            let known = KNOWN_LEVELS.iter().find(|ls| found.iter().all(|f| ls.contains(f)));
+            match known {
+                Some(ls) => ls.iter().map(|s| s.to_string()).collect(),
+                None => {
+                    return Err(UsageError(format!(
+                        "--levels is needed (easiest first): the labels found are {}",
+                        found.into_iter().collect::<Vec<_>>().join(",")
+                    ))
+                    .into())
+                }
+            }
+        }
+    };
+    // Rate every labelled puzzle in parallel.
+    let rated: Vec<(usize, LevelSteps)> = entries
+        .par_iter()
+        .map(|(line, p, label)| {
+            let r = (|| {
+                let level = levels
+                    .iter()
+                    .position(|l| l == label)
+                    .ok_or_else(|| format!("unknown label {label:?} (levels: {})", levels.join(",")))?;
+                let solved = K::solve(p, 2);
+                let solution = match (solved.count, solved.first) {
+                    (1, Some(s)) => s,
+                    (0, _) | (_, None) => return Err("puzzle has no solution".to_string()),
+                    _ => return Err("puzzle has more than one solution".to_string()),
+                };
+                let rated = K::rate(p, &solution, None);
+                if !rated.solved {
+                    return Err("the rater could not finish this puzzle".into());
+                }
+                Ok((level, rated.rating.steps))
+            })();
+            (*line, r)
+        })
+        .collect();
+    let mut items = Vec::new();
+    for (line, r) in rated {
+        match r {
+            Ok(x) => items.push(x),
+            Err(e) => {
+                failed = true;
+                eprintln!("line {line}: {e}");
+            }
+        }
+    }
+    if items.len() < 8 {
+        anyhow::bail!("only {} usable reference puzzles; need at least 8", items.len());
+    }
+    // Seeded fit/holdout split.
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    items.shuffle(&mut rng);
+    let n_test = (items.len() as f64 * holdout).round() as usize;
+    let (test, fit) = if n_test == 0 { (&items[..], &items[..]) } else { items.split_at(n_test) };
+    let nl = levels.len();
+    let thresholds = match method {
+        CalibrationMethod::Midpoint if nl == 4 => {
+            let means: Vec<f64> = (0..4)
+                .map(|l| {
+                    let xs: Vec<f64> = fit.iter().filter(|x| x.0 == l).map(|x| x.1).collect();
+                    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+                })
+                .collect();
+            Thresholds::new((means[0] + means[1]) / 2.0, (means[1] + means[2]) / 2.0, (means[2] + means[3]) / 2.0)
+                .map_err(|e| anyhow::anyhow!("level means are not increasing, so midpoints do not fit: {e}"))?
+        }
+        CalibrationMethod::Midpoint => best_cuts(nl, fit).context("no threshold triple fits")?,
+        CalibrationMethod::Quantile => {
+            let mut steps: Vec<f64> = fit.iter().map(|x| x.1).collect();
+            steps.sort_by(f64::total_cmp);
+            let total: f64 = shares.iter().sum();
+            let mut acc = 0.0;
+            let mut k = [0.0; 3];
+            for (i, s) in shares[..3].iter().enumerate() {
+                acc += s / total;
+                k[i] = quantile(&steps, acc);
+            }
+            Thresholds::new(k[0], k[1], k[2]).map_err(|e| anyhow::anyhow!("the shares give equal thresholds: {e}"))?
+        }
+    };
+    // Agreement on the held-out part.
+    let tab = table(nl, test, &thresholds);
+    let gamma = gamma_of_table(&tab);
+    let mut boot: Vec<f64> = (0..500)
+        .map(|_| {
+            let sample: Vec<(usize, f64)> = (0..test.len()).map(|_| test[rng.gen_range(0..test.len())]).collect();
+            gamma_of_table(&table(nl, &sample, &thresholds))
+        })
+        .filter(|g| g.is_finite())
+        .collect();
+    boot.sort_by(f64::total_cmp);
+    let (lo, hi) =
+        if boot.is_empty() { (f64::NAN, f64::NAN) } else { (quantile(&boot, 0.025), quantile(&boot, 0.975)) };
+    let rho = spearman(test);
+    let tau = tau_b_of_table(&tab);
+    let [k1, k2, k3] = thresholds.k();
+    println!(
+        "reference: {} ({} puzzles; fit {}, held out {})",
+        reference.display(),
+        items.len(),
+        fit.len(),
+        if n_test == 0 { 0 } else { test.len() }
+    );
+    println!("method: {method:?}; thresholds k1={k1:.2} k2={k2:.2} k3={k3:.2}");
+    println!("level     count   min      median    mean      max");
+    for (l, name) in levels.iter().enumerate() {
+        let mut xs: Vec<f64> = items.iter().filter(|x| x.0 == l).map(|x| x.1).collect();
+        if xs.is_empty() {
+            continue;
+        }
+        xs.sort_by(f64::total_cmp);
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        println!(
+            "{name:<8} {:>6} {:>8.1} {:>9.1} {:>9.1} {:>9.1}",
+            xs.len(),
+            xs[0],
+            quantile(&xs, 0.5),
+            mean,
+            xs[xs.len() - 1]
+        );
+    }
+    println!("confusion (held out): level × {}", Grade::ALL.map(|g| g.name()).join(" / "));
+    for (l, name) in levels.iter().enumerate() {
+        println!("{name:<8} {}", tab[l].iter().map(|n| format!("{n:>7}")).collect::<String>());
+    }
+    println!("gamma (held out) = {gamma:.4}  [bootstrap 95%: {lo:.4}, {hi:.4}]   tau-b = {tau:.4}   spearman rho (steps vs level) = {rho:.4}");
+    if let Some(path) = write_config {
+        let mut table = cfg.table.clone();
+        let mut grades = toml::Table::new();
+        grades.insert("k1".into(), k1.into());
+        grades.insert("k2".into(), k2.into());
+        grades.insert("k3".into(), k3.into());
+        table.insert("grades".into(), toml::Value::Table(grades));
+        let header = format!(
+            "# Written by `puzzle-factory calibrate --kind {}`: method {method:?}, reference {},\n# gamma on held-out puzzles {gamma:.4} [{lo:.4}, {hi:.4}].\n",
+            K::ID.name(),
+            reference.file_name().map(|f| f.to_string_lossy()).unwrap_or_default()
+        );
+        let body = toml::to_string_pretty(&table).context("writing the config")?;
+        std::fs::write(path, header + &body).with_context(|| format!("writing {}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn gamma_and_rho() {
+        // Perfect agreement on the diagonal; reversed gives -1.
+        let t = vec![[5, 0, 0, 0], [0, 5, 0, 0], [0, 0, 5, 0], [0, 0, 0, 5]];
+        assert_eq!(gamma_of_table(&t), 1.0);
+        let r: Vec<[u64; 4]> = t.iter().rev().cloned().collect();
+        assert_eq!(gamma_of_table(&r), -1.0);
+        let items = vec![(0, 1.0), (1, 2.0), (2, 3.0), (3, 10.0)];
+        assert!((spearman(&items) - 1.0).abs() < 1e-12);
+    }
+}
