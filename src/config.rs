@@ -122,13 +122,13 @@ mod tests {
     fn builtin_defaults_load() {
         let c: RunConfig<SudokuParams> = load(KindId::Sudoku, None).unwrap();
         assert_eq!(c.params, SudokuParams::default());
-        assert_eq!(c.thresholds.k(), [78.69, 231.93, 364.19]);
+        assert_eq!(c.thresholds.k(), [256.8, 766.9, 5015.5]);
     }
 
     #[test]
     fn errors_name_the_key() {
-        let e = with("[grades]\nk1 = 300.0\n").unwrap_err().0;
-        assert!(e.contains("k1=300") && e.contains("k2=231.93"), "{e}");
+        let e = with("[grades]\nk1 = 1000.0\n").unwrap_err().0;
+        assert!(e.contains("k1=1000") && e.contains("k2=766.9"), "{e}");
         let e = with("[generate]\nsymetry = \"none\"\n").unwrap_err().0;
         assert!(e.contains("symetry"), "{e}");
         let e = with("[grades]\nk2 = \"x\"\n").unwrap_err().0;
