@@ -101,6 +101,15 @@ pub enum Command {
         /// Candidate index.
         #[arg(long)]
         index: u64,
+        /// Grid size (KenKen), as the run used.
+        #[arg(long)]
+        size: Option<u8>,
+        /// Rows including the clue border (Kakuro), as the run used.
+        #[arg(long)]
+        rows: Option<u16>,
+        /// Columns including the clue border (Kakuro), as the run used.
+        #[arg(long)]
+        cols: Option<u16>,
         /// Clue symmetry (Sudoku), as the run used.
         #[arg(long, value_enum)]
         symmetry: Option<Symmetry>,

@@ -197,4 +197,11 @@ fn kenken_books_are_identical_across_thread_counts() {
     let o = run(&["--kind", "kenken", "solve"], Some(&ids.join("\n")));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).lines().skip(1).all(|l| l.split(',').nth(1) == Some("1")));
+    // replay rebuilds a row of a size-5 run when given the run's size.
+    let jsonl = std::fs::read_to_string(tmp.path().join("1").join("puzzles.jsonl")).unwrap();
+    let line = jsonl.lines().nth(7).unwrap();
+    let index = serde_json::from_str::<serde_json::Value>(line).unwrap()["index"].to_string();
+    let o = run(&["--kind", "kenken", "replay", "--size", "5", "--seed", "3", "--index", &index], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next().unwrap(), line);
 }

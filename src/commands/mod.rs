@@ -28,7 +28,9 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
         Command::Generate { size, rows, cols, symmetry, .. } => {
             Overrides { size: *size, rows: *rows, cols: *cols, symmetry: *symmetry }
         }
-        Command::Replay { symmetry, .. } => Overrides { symmetry: *symmetry, ..Overrides::default() },
+        Command::Replay { size, rows, cols, symmetry, .. } => {
+            Overrides { size: *size, rows: *rows, cols: *cols, symmetry: *symmetry }
+        }
         _ => Overrides::default(),
     };
     K::apply_overrides(&mut cfg.params, &overrides).map_err(UsageError)?;
