@@ -47,7 +47,7 @@ fn simple_count(p: &KenKen, limit: usize) -> usize {
                 let prod: u32 = filled.iter().product();
                 match cage.op {
                     Op::Add => sum + left <= cage.target && sum + left * n as u32 >= cage.target,
-                    Op::Mul => cage.target % prod == 0,
+                    Op::Mul => cage.target.is_multiple_of(prod),
                     _ => true,
                 }
             };
