@@ -1,7 +1,6 @@
 //! The command line (clap derive). Doc comments here are the `--help` text.
 
-use crate::kinds::sudoku::Symmetry;
-use crate::kinds::KindId;
+use crate::kinds::{KindId, Overrides};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// How `calibrate` fits the thresholds.
@@ -45,18 +44,8 @@ pub enum Command {
         /// Output directory (created if missing).
         #[arg(long, default_value = "output/book")]
         out: PathBuf,
-        /// Grid size (KenKen).
-        #[arg(long)]
-        size: Option<u8>,
-        /// Rows including the clue border (Kakuro).
-        #[arg(long)]
-        rows: Option<u16>,
-        /// Columns including the clue border (Kakuro).
-        #[arg(long)]
-        cols: Option<u16>,
-        /// Clue symmetry (Sudoku), overriding the config.
-        #[arg(long, value_enum)]
-        symmetry: Option<Symmetry>,
+        #[command(flatten)]
+        shape: Overrides,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
     Rate {
@@ -101,17 +90,8 @@ pub enum Command {
         /// Candidate index.
         #[arg(long)]
         index: u64,
-        /// Grid size (KenKen), as the run used.
-        #[arg(long)]
-        size: Option<u8>,
-        /// Rows including the clue border (Kakuro), as the run used.
-        #[arg(long)]
-        rows: Option<u16>,
-        /// Columns including the clue border (Kakuro), as the run used.
-        #[arg(long)]
-        cols: Option<u16>,
-        /// Clue symmetry (Sudoku), as the run used.
-        #[arg(long, value_enum)]
-        symmetry: Option<Symmetry>,
+        /// The run's shape flags (--size, --rows, --cols, --symmetry), as it used them.
+        #[command(flatten)]
+        shape: Overrides,
     },
 }

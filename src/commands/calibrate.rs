@@ -29,8 +29,9 @@ const KNOWN_LEVELS: &[&[&str]] = &[
 /// A labelled puzzle rated: (reference level index, steps), or what was wrong with its line.
 type LevelSteps = Result<(usize, f64), String>;
 
-/// Gamma from a levels × grades table: (concordant - discordant) / (concordant + discordant).
-pub fn gamma_of_table(table: &[[u64; 4]]) -> f64 {
+/// Concordant and discordant pairs of a levels × grades table (pairs tied on either side are
+/// in neither).
+fn concordance(table: &[[u64; 4]]) -> (f64, f64) {
     let (mut c, mut d) = (0f64, 0f64);
     for i in 0..table.len() {
         for i2 in i + 1..table.len() {
@@ -46,6 +47,12 @@ pub fn gamma_of_table(table: &[[u64; 4]]) -> f64 {
             }
         }
     }
+    (c, d)
+}
+
+/// Gamma from a levels × grades table: (concordant - discordant) / (concordant + discordant).
+pub fn gamma_of_table(table: &[[u64; 4]]) -> f64 {
+    let (c, d) = concordance(table);
     if c + d == 0.0 {
         f64::NAN
     } else {
@@ -61,21 +68,7 @@ pub fn tau_b_of_table(table: &[[u64; 4]]) -> f64 {
     let tied_level = pairs(&mut table.iter().map(|r| r.iter().map(|&x| x as f64).sum()));
     let tied_grade = pairs(&mut (0..4).map(|j| table.iter().map(|r| r[j] as f64).sum()));
     let n0 = n * (n - 1.0) / 2.0;
-    let (mut c, mut d) = (0f64, 0f64);
-    for i in 0..table.len() {
-        for i2 in i + 1..table.len() {
-            for j in 0..4 {
-                for j2 in 0..4 {
-                    let p = (table[i][j] * table[i2][j2]) as f64;
-                    if j2 > j {
-                        c += p;
-                    } else if j2 < j {
-                        d += p;
-                    }
-                }
-            }
-        }
-    }
+    let (c, d) = concordance(table);
     (c - d) / ((n0 - tied_level) * (n0 - tied_grade)).sqrt()
 }
 

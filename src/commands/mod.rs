@@ -25,12 +25,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
     let mut cfg: RunConfig<K::Params> = config::load(K::ID, cli.config.as_deref())?;
     let overrides = match &cli.command {
-        Command::Generate { size, rows, cols, symmetry, .. } => {
-            Overrides { size: *size, rows: *rows, cols: *cols, symmetry: *symmetry }
-        }
-        Command::Replay { size, rows, cols, symmetry, .. } => {
-            Overrides { size: *size, rows: *rows, cols: *cols, symmetry: *symmetry }
-        }
+        Command::Generate { shape, .. } | Command::Replay { shape, .. } => shape.clone(),
         _ => Overrides::default(),
     };
     K::apply_overrides(&mut cfg.params, &overrides).map_err(UsageError)?;

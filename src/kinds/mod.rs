@@ -53,12 +53,21 @@ impl Reject {
     }
 }
 
-/// Command-line settings that override a kind's configured parameters.
-#[derive(Clone, Debug, Default)]
+/// Command-line settings that override a kind's configured parameters (flattened into the
+/// `generate` and `replay` commands, so a run and its replay take the same flags).
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct Overrides {
+    /// Grid size (KenKen).
+    #[arg(long)]
     pub size: Option<u8>,
+    /// Rows including the clue border (Kakuro).
+    #[arg(long)]
     pub rows: Option<u16>,
+    /// Columns including the clue border (Kakuro).
+    #[arg(long)]
     pub cols: Option<u16>,
+    /// Clue symmetry (Sudoku), overriding the config.
+    #[arg(long, value_enum)]
     pub symmetry: Option<sudoku::Symmetry>,
 }
 

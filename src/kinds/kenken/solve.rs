@@ -205,13 +205,6 @@ impl<'a> Board<'a> {
         Some((union[..self.cells[k].len()].to_vec(), must))
     }
 
-    /// The digits each cell of cage `k` keeps (into `union`), without the `must` digits.
-    /// False when no tuple fits.
-    pub fn cage_digits(&self, k: usize, cand: &[u16], union: &mut [u16; 16]) -> bool {
-        union.fill(0);
-        self.cage_union(k, cand, union, false).is_some()
-    }
-
     /// `cage_options` into a fixed buffer (the propagation hot path). `must` is computed only
     /// when asked for (`want_must`).
     fn cage_union(&self, k: usize, cand: &[u16], union: &mut [u16; 16], want_must: bool) -> Option<u16> {
