@@ -20,6 +20,7 @@ fn builtin(kind: KindId) -> &'static str {
     match kind {
         KindId::Sudoku => include_str!("../config/sudoku.toml"),
         KindId::Kenken => include_str!("../config/kenken.toml"),
+        KindId::Kakuro => include_str!("../config/kakuro.toml"),
     }
 }
 

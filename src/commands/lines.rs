@@ -16,12 +16,21 @@ use std::process::ExitCode;
 
 const CHUNK: usize = 4096;
 
-fn open(input: Option<&Path>) -> Result<Box<dyn BufRead>> {
+type Records = Box<dyn Iterator<Item = (usize, std::io::Result<String>)>>;
+
+/// Numbered input records: one per line, except that a MiniZinc data file (`*.dzn`, Kakuro
+/// collections) is one puzzle spread over many lines, read whole as record 1.
+fn open(input: Option<&Path>) -> Result<Records> {
+    let lines = |r: Box<dyn BufRead>| -> Records { Box::new(r.lines().enumerate().map(|(i, l)| (i + 1, l))) };
     Ok(match input {
-        None => Box::new(BufReader::new(std::io::stdin())),
-        Some(p) if p == Path::new("-") => Box::new(BufReader::new(std::io::stdin())),
+        None => lines(Box::new(BufReader::new(std::io::stdin()))),
+        Some(p) if p == Path::new("-") => lines(Box::new(BufReader::new(std::io::stdin()))),
+        Some(p) if p.extension().is_some_and(|e| e == "dzn") => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            Box::new(std::iter::once((1, Ok(text))))
+        }
         Some(p) => {
-            Box::new(BufReader::new(std::fs::File::open(p).with_context(|| format!("reading {}", p.display()))?))
+            lines(Box::new(BufReader::new(std::fs::File::open(p).with_context(|| format!("reading {}", p.display()))?)))
         }
     })
 }
@@ -60,13 +69,13 @@ fn process_lines(
         out.flush()?;
         Ok(())
     };
-    for (i, line) in reader.lines().enumerate() {
+    for (n, line) in reader {
         let line = match line {
             Ok(l) => l,
             Err(e) => {
                 // Not valid UTF-8 (or an I/O error): report the line and go on.
                 failed = true;
-                eprintln!("line {}: {e}", i + 1);
+                eprintln!("line {n}: {e}");
                 continue;
             }
         };
@@ -74,7 +83,7 @@ fn process_lines(
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        chunk.push((i + 1, line));
+        chunk.push((n, line));
         if chunk.len() == CHUNK {
             flush(&mut chunk, &mut out, &mut failed)?;
         }

@@ -8,6 +8,7 @@ mod replay;
 
 use crate::cli::{Cli, Command};
 use crate::config::{self, RunConfig, UsageError};
+use crate::kinds::kakuro::KakuroKind;
 use crate::kinds::kenken::KenKenKind;
 use crate::kinds::sudoku::Sudoku;
 use crate::kinds::{Kind, KindId, Overrides};
@@ -19,6 +20,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.kind {
         KindId::Sudoku => run_kind::<Sudoku>(cli),
         KindId::Kenken => run_kind::<KenKenKind>(cli),
+        KindId::Kakuro => run_kind::<KakuroKind>(cli),
     }
 }
 

@@ -167,3 +167,44 @@ mod tests {
         assert!(l.contains(&vec![2, 1, 2]));
     }
 }
+
+/// The digit sets (bit d = digit d) of `len` different digits from 1..=9 that add up to `sum`,
+/// in increasing mask order: the per-(sum, length) combination table that every sum run without
+/// repeats reads (Kakuro runs). Built once, on first use; empty when no set fits.
+pub fn sum_combos(sum: u32, len: usize) -> &'static [u16] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<u16>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = vec![Vec::new(); 10 * 46];
+        for mask in (0u16..1 << 10).step_by(2) {
+            let digits = (1..=9u32).filter(|d| mask >> d & 1 == 1);
+            let (n, s) = digits.fold((0usize, 0u32), |(n, s), d| (n + 1, s + d));
+            t[n * 46 + s as usize].push(mask);
+        }
+        t
+    });
+    if len > 9 || sum > 45 {
+        return &[];
+    }
+    &table[len * 46 + sum as usize]
+}
+
+#[cfg(test)]
+mod sum_tests {
+    use super::sum_combos;
+
+    #[test]
+    fn combination_table_matches_the_known_counts() {
+        // 502 sets of two or more digits (a classic Kakuro table figure), 12 at most per entry.
+        let total: usize = (2..=9).flat_map(|n| (0..=45).map(move |s| sum_combos(s, n).len())).sum();
+        assert_eq!(total, 502);
+        assert_eq!((0..=45).flat_map(|s| (1..=9).map(move |n| sum_combos(s, n).len())).max(), Some(12));
+        assert_eq!(sum_combos(3, 2), &[0b1110 & !0b1000]);
+        assert_eq!(sum_combos(16, 2), &[1 << 7 | 1 << 9]);
+        assert_eq!(sum_combos(45, 9).len(), 1);
+        assert_eq!(sum_combos(10, 2).len(), 4);
+        for (s, n) in [(4, 2), (17, 2), (6, 3), (7, 3), (23, 3), (24, 3), (10, 4), (11, 4), (29, 4), (30, 4)] {
+            assert_eq!(sum_combos(s, n).len(), 1, "sum {s} in {n}");
+        }
+        assert!(sum_combos(2, 2).is_empty());
+    }
+}

@@ -4,6 +4,7 @@
 //! Adding a kind is one `KindId` variant, one arm in `dispatch!` users (see CONTRIBUTING.md),
 //! and a module under `kinds/` with the same files as `sudoku/`.
 
+pub mod kakuro;
 pub mod kenken;
 pub mod sudoku;
 
@@ -16,6 +17,7 @@ use serde::Serialize;
 pub enum KindId {
     Sudoku,
     Kenken,
+    Kakuro,
 }
 
 impl KindId {
@@ -23,6 +25,7 @@ impl KindId {
         match self {
             KindId::Sudoku => "sudoku",
             KindId::Kenken => "kenken",
+            KindId::Kakuro => "kakuro",
         }
     }
 }

@@ -1,0 +1,238 @@
+//! Kakuro: generated puzzles are unique by a deliberately simple solver, strategy steps never
+//! remove a solution digit, the MiniZinc benchmark puzzles solve to their known solutions, and
+//! books do not depend on the thread count.
+
+mod common;
+
+use common::{read_data, run, stderr, stdout};
+use puzzle_factory::kinds::kakuro::generate::generate;
+use puzzle_factory::kinds::kakuro::solve::{count_solutions, Layout};
+use puzzle_factory::kinds::kakuro::{notation, Cell, Kakuro, KakuroKind, KakuroParams};
+use puzzle_factory::kinds::Kind;
+use puzzle_factory::rate::Technique;
+use rand::SeedableRng;
+
+/// The plain reference solver: white cells in reading order, digits 1-9 not yet in either
+/// run, a run checked against its sum when complete and against what its empty cells can
+/// still add (at least 1+2+…, at most 9+8+…). No combination tables, no propagation.
+fn simple_count(p: &Kakuro, limit: usize) -> usize {
+    let (rows, cols) = (p.rows, p.cols);
+    let white = |i: usize| p.cells[i] == Cell::White;
+    // For each white cell: (clue index, sum) of its across and down run.
+    let mut runs: Vec<(u32, Vec<usize>)> = Vec::new();
+    let mut of = vec![[usize::MAX; 2]; rows * cols];
+    for i in 0..rows * cols {
+        if let Cell::Block { down, right } = p.cells[i] {
+            for (dir, sum, step) in [(0, right, 1), (1, down, cols)] {
+                let cells: Vec<usize> = (1..)
+                    .map(|k| i + k * step)
+                    .take_while(|&j| j < rows * cols && (step == cols || j / cols == i / cols) && white(j))
+                    .collect();
+                if !cells.is_empty() {
+                    for &c in &cells {
+                        of[c][dir] = runs.len();
+                    }
+                    runs.push((sum as u32, cells));
+                }
+            }
+        }
+    }
+    let order: Vec<usize> = (0..rows * cols).filter(|&i| white(i)).collect();
+    let mut g = vec![0u8; rows * cols];
+    fn fits(g: &[u8], run: &(u32, Vec<usize>)) -> bool {
+        let placed: Vec<u32> = run.1.iter().filter(|&&c| g[c] != 0).map(|&c| g[c] as u32).collect();
+        let empty = (run.1.len() - placed.len()) as u32;
+        let sum: u32 = placed.iter().sum();
+        let min = empty * (empty + 1) / 2;
+        let max = (0..empty).map(|k| 9 - k).sum::<u32>();
+        sum + min <= run.0 && run.0 <= sum + max
+    }
+    fn go(
+        k: usize,
+        order: &[usize],
+        g: &mut Vec<u8>,
+        runs: &[(u32, Vec<usize>)],
+        of: &[[usize; 2]],
+        limit: usize,
+    ) -> usize {
+        if k == order.len() {
+            return 1;
+        }
+        let c = order[k];
+        let mut found = 0;
+        for d in 1..=9u8 {
+            if of[c].iter().any(|&r| runs[r].1.iter().any(|&x| g[x] == d)) {
+                continue;
+            }
+            g[c] = d;
+            if of[c].iter().all(|&r| fits(g, &runs[r])) {
+                found += go(k + 1, order, g, runs, of, limit - found);
+            }
+            g[c] = 0;
+            if found >= limit {
+                break;
+            }
+        }
+        found
+    }
+    go(0, &order, &mut g, &runs, &of, limit)
+}
+
+fn check_generated(params: &KakuroParams, seed: u64, n: usize, usage: &mut [u32]) -> usize {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut unique = 0;
+    for _ in 0..n {
+        let Ok(g) = generate(params, &mut rng) else { continue }; // rejected: never emitted
+        let lay = Layout::new(&g.puzzle).unwrap();
+        let fast = count_solutions(&lay, 2);
+        assert_eq!(fast.count, 1, "the generator returned a non-unique puzzle");
+        assert_eq!(lay.to_grid(&fast.solutions[0]), g.solution);
+        assert_eq!(simple_count(&g.puzzle, 2), 1, "{}", notation::to_json(&g.puzzle));
+        let rated = KakuroKind::rate(&g.puzzle, &g.solution, None);
+        assert!(rated.solved);
+        assert_eq!(rated.unsound, 0, "a step removed a solution digit: {}", notation::to_json(&g.puzzle));
+        for (u, x) in usage.iter_mut().zip(&rated.rating.usage) {
+            *u += x;
+        }
+        unique += 1;
+    }
+    unique
+}
+
+#[test]
+fn generated_puzzles_are_unique_by_the_simple_solver_and_rate_soundly() {
+    let mut usage = vec![0u32; puzzle_factory::kinds::kakuro::techniques::Tech::ALL.len()];
+    let mut emitted = 0;
+    for (rows, cols, n) in [(8, 10, 150), (6, 6, 60), (10, 10, 30)] {
+        let params = KakuroParams { rows, cols, ..KakuroParams::default() };
+        emitted += check_generated(&params, rows as u64 * 100 + cols as u64, n, &mut usage);
+    }
+    assert!(emitted > 180, "{emitted}");
+    // Every technique does real work somewhere in the sample.
+    for (t, u) in puzzle_factory::kinds::kakuro::techniques::Tech::ALL.iter().zip(&usage) {
+        assert!(*u > 0, "{} never applied: {usage:?}", t.name());
+    }
+}
+
+/// solutions.txt: `[file]` then rows of `.` (block) and digits.
+fn minizinc_solutions() -> Vec<(String, Vec<Vec<u8>>)> {
+    let text = read_data("kakuro/minizinc-benchmarks/solutions.txt");
+    let mut out: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            out.push((name.to_string(), Vec::new()));
+        } else {
+            let row = line.split_whitespace().map(|t| t.parse::<u8>().unwrap_or(0)).collect();
+            out.last_mut().unwrap().1.push(row);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_six_minizinc_puzzles_solve_to_their_solutions() {
+    let sols = minizinc_solutions();
+    assert_eq!(sols.len(), 6);
+    let dir = common::data_dir().join("kakuro/minizinc-benchmarks");
+    for (name, rows) in sols {
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        let p = notation::from_dzn(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let solved = KakuroKind::solve(&p, 2);
+        assert_eq!(solved.count, 1, "{name}");
+        let expected: Vec<u8> = rows.concat();
+        assert_eq!(solved.first.unwrap().digits, expected, "{name}");
+        assert_eq!(simple_count(&p, 2), 1, "{name}");
+        let rated = KakuroKind::rate(&p, &KakuroKind::solve(&p, 1).first.unwrap(), None);
+        assert!(rated.solved && rated.unsound == 0, "{name}");
+        // The command line reads the .dzn file whole, and the JSON form round-trips.
+        let o = run(&["--kind", "kakuro", "solve", dir.join(&name).to_str().unwrap()], None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).lines().nth(1).unwrap().starts_with("1,1,"), "{}", stdout(&o));
+        assert_eq!(notation::parse(&notation::to_json(&p).to_string()).unwrap(), p);
+    }
+}
+
+#[test]
+fn bad_kakuro_lines_get_line_errors() {
+    let good = r##"{"rows":3,"cols":3,"cells":[["#","4\\","3\\"],["\\3",".","."],["\\4",".","."]]}"##;
+    let input = [
+        good,
+        r##"{"rows":3,"cols":3,"cells":[["#","4\\","3\\"],["\\3",".","."]]}"##,
+        r##"{"rows":3,"cols":3,"cells":[["#","4\\","x"],["\\3",".","."],["\\4",".","."]]}"##,
+        r##"{"rows":3,"cols":3,"cells":[["#","4\\","3\\"],["\\3",".","#"],["\\4",".","."]]}"##,
+        "not a puzzle",
+        r##"{"rows":3,"cols":3,"cells":[["#","5\\","5\\"],["\\5",".","."],["\\5",".","."]]}"##,
+    ]
+    .join("\n");
+    let o = run(&["--kind", "kakuro", "solve"], Some(&input));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    for n in 2..=5 {
+        assert!(err.contains(&format!("line {n}: ")), "{err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    let out = stdout(&o);
+    assert!(out.contains("1,1,\"[[0,0,0],[0,1,2],[0,3,1]]\""), "{out}");
+    // Sums 5/5 across and down on a 2×2 block: two solutions (1 4 / 4 1 and 4 1 / 1 4...).
+    assert!(out.lines().any(|l| l.starts_with("6,2,")), "{out}");
+}
+
+#[test]
+fn kakuro_books_are_identical_across_thread_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut outs = Vec::new();
+    for t in ["1", "2"] {
+        let dir = tmp.path().join(t);
+        let args = ["--kind", "kakuro", "generate", "--count", "80", "--seed", "5", "--threads", t, "--quiet"];
+        let o = run(&[&args[..], &["--out", dir.to_str().unwrap()]].concat(), None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        outs.push(std::fs::read(dir.join("puzzles.csv")).unwrap());
+        outs.push(std::fs::read(dir.join("puzzles.jsonl")).unwrap());
+    }
+    assert!(outs[0] == outs[2] && outs[1] == outs[3]);
+    let text = String::from_utf8(outs.swap_remove(0)).unwrap();
+    assert!(text.lines().next().unwrap().ends_with("white_per_run,white_per_run_adjusted,ratio_band"));
+    // Every puzzle of the book is unique by the simple solver, and `rate` reads the book back.
+    let mut puzzles = Vec::new();
+    for rec in csv::Reader::from_reader(text.as_bytes()).records() {
+        let rec = rec.unwrap();
+        let p = notation::parse(&rec[8]).unwrap();
+        assert_eq!(simple_count(&p, 2), 1);
+        puzzles.push(rec[8].to_string());
+    }
+    assert!(puzzles.len() > 50);
+    let o = run(&["--kind", "kakuro", "rate"], Some(&puzzles.join("\n")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), puzzles.len() + 1);
+    // A 15×15 run and its replay.
+    let dir = tmp.path().join("big");
+    let args =
+        ["--kind", "kakuro", "generate", "--rows", "15", "--cols", "15", "--count", "3", "--seed", "2", "--quiet"];
+    let o = run(&[&args[..], &["--out", dir.to_str().unwrap()]].concat(), None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let jsonl = std::fs::read_to_string(dir.join("puzzles.jsonl")).unwrap();
+    let line = jsonl.lines().next().expect("a 15×15 puzzle");
+    let index = serde_json::from_str::<serde_json::Value>(line).unwrap()["index"].to_string();
+    let replay = ["--kind", "kakuro", "replay", "--rows", "15", "--cols", "15", "--seed", "2", "--index", &index];
+    let o = run(&replay, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next().unwrap(), line);
+    // Flags of other kinds are refused by name.
+    let o = run(&["--kind", "kakuro", "generate", "--size", "6", "--count", "1", "--out", dir.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--size"));
+}
+
+#[test]
+fn ratio_metrics_follow_the_published_definition() {
+    // 3×3 board, one 2×2 block of white cells: 4 whites, 4 runs; sums 3 and 4 have one
+    // combination each ({1,2}, {1,3}).
+    let p = notation::parse(r##"{"rows":3,"cols":3,"cells":[["#","4\\","3\\"],["\\3",".","."],["\\4",".","."]]}"##)
+        .unwrap();
+    let lay = Layout::new(&p).unwrap();
+    let (plain, adjusted) = p.ratio_metrics(&lay);
+    assert_eq!(plain, 1.0);
+    // 4 unique runs (−0.2); crossings: [1,1] {1,2}∩{1,3}={1} forced, [1,2] {1,2}∩{1,2} no,
+    // [2,1] {1,3}∩{1,3} no, [2,2] {1,3}∩{1,2}={1} forced: −0.2.
+    assert!((adjusted - 0.6).abs() < 1e-9, "{adjusted}");
+}
