@@ -39,18 +39,22 @@ pub enum Reject {
     NoSolution,
     /// The uniqueness check found two or more solutions.
     NotUnique,
+    /// The generator's uniqueness search hit its node budget before deciding (Kakuro on large
+    /// boards: a rare candidate whose search would run for minutes).
+    Undecided,
     /// The rater stopped without solving.
     RatingIncomplete,
 }
 
 impl Reject {
-    pub const ALL: [Reject; 4] =
-        [Reject::GeneratorFailed, Reject::NoSolution, Reject::NotUnique, Reject::RatingIncomplete];
+    pub const ALL: [Reject; 5] =
+        [Reject::GeneratorFailed, Reject::NoSolution, Reject::NotUnique, Reject::Undecided, Reject::RatingIncomplete];
     pub fn name(self) -> &'static str {
         match self {
             Reject::GeneratorFailed => "generator_failed",
             Reject::NoSolution => "no_solution",
             Reject::NotUnique => "not_unique",
+            Reject::Undecided => "undecided",
             Reject::RatingIncomplete => "rating_incomplete",
         }
     }

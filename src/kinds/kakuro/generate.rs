@@ -11,7 +11,7 @@
 //! one whose new sums leave the fewest combinations, ties at random) and the two sums are
 //! recomputed; each repair is counted.
 
-use super::solve::{other_solution, Layout, ALL};
+use super::solve::{other_solution, Layout, Other, ALL};
 use super::{Cell, Generated, Kakuro, KakuroParams};
 use crate::common::cage::sum_combos;
 use crate::kinds::Reject;
@@ -20,6 +20,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Layouts drawn before a candidate is given up.
 const LAYOUT_ATTEMPTS: u32 = 50;
+
+/// Node budget per white cell of the full-check search for a second solution; a candidate
+/// whose search needs more is rejected as `undecided` (rare, and only on large boards).
+const FULL_SEARCH_NODES_PER_CELL: u64 = 60;
 
 /// Fill attempts on one layout.
 const FILL_RESTARTS: u32 = 50;
@@ -387,11 +391,18 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let sq = squares(&lay);
     let mut repairs = 0;
     // The fill always solves its own sums, so unique means: no other solution.
-    while let Some(other) = other_solution(&lay, &digits) {
-        if repairs >= p.repair_limit(lay.whites.len()) || !repair(&mut lay, &sq, &mut digits, &other, rng) {
-            return Err(Reject::NotUnique);
+    let budget = FULL_SEARCH_NODES_PER_CELL * lay.whites.len() as u64;
+    loop {
+        match other_solution(&lay, &digits, budget) {
+            Other::Unique => break,
+            Other::Undecided => return Err(Reject::Undecided),
+            Other::Found(other) => {
+                if repairs >= p.repair_limit(lay.whites.len()) || !repair(&mut lay, &sq, &mut digits, &other, rng) {
+                    return Err(Reject::NotUnique);
+                }
+                repairs += 1;
+            }
         }
-        repairs += 1;
     }
     let puzzle = to_puzzle(&lay);
     let solution = lay.to_grid(&digits);

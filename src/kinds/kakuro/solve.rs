@@ -508,12 +508,13 @@ pub struct Found {
     pub aborted: bool,
 }
 
-/// Search with the cheap filter and a node budget (a few nodes per white cell: every 8×10 and
-/// 15×15 count fits), and if that runs out, again with the full check, which needs far fewer
-/// nodes where the cheap search explodes (30×30 boards near uniqueness: seconds per count).
-fn search_with_fallback(lay: &Layout, limit: usize, avoid: Option<&[u8]>) -> Found {
+/// Search with the cheap filter and a node budget (a few nodes per white cell: nearly every
+/// 8×10 and 15×15 count fits), and if that runs out, again with the full check, which needs far
+/// fewer nodes where the cheap search explodes (30×30 boards near uniqueness). `full_budget`
+/// caps the second search (`aborted` is then set).
+fn search_with_fallback(lay: &Layout, limit: usize, avoid: Option<&[u8]>, full_budget: u64) -> Found {
     for full in [false, true] {
-        let budget = if full { u64::MAX } else { 64 + 8 * lay.whites.len() as u64 };
+        let budget = if full { full_budget } else { 64 + 8 * lay.whites.len() as u64 };
         let mut found = Found { count: 0, solutions: Vec::new(), nodes: 0, budget, aborted: false };
         let mut st = State::new(lay);
         let mut prop = Propagator::new(lay);
@@ -521,25 +522,38 @@ fn search_with_fallback(lay: &Layout, limit: usize, avoid: Option<&[u8]>) -> Fou
         if prop.propagate_all(&mut st) {
             search(&mut prop, st, limit, avoid, &mut found);
         }
-        if !found.aborted {
+        if !found.aborted || full {
             return found;
         }
     }
-    unreachable!("the full search has no budget")
+    unreachable!("the loop returns on its second pass")
 }
 
-/// Count solutions up to `limit`, keeping them.
+/// Count solutions up to `limit`, keeping them (no budget: always decides).
 pub fn count_solutions(lay: &Layout, limit: usize) -> Found {
-    search_with_fallback(lay, limit, None)
+    search_with_fallback(lay, limit, None, u64::MAX)
 }
 
-/// A solution other than `known` (digits per white cell), if one exists. The search tries
-/// `known`'s digit (or combination) first at every branch and then backtracks from it: second
-/// solutions mostly differ from the known one in a few cells decided deep in the tree, so they
-/// are met soon after (measured 1.9× faster than trying `known` last). The generator's repair
-/// loop asks this once per repair.
-pub fn other_solution(lay: &Layout, known: &[u8]) -> Option<Vec<u8>> {
-    search_with_fallback(lay, 1, Some(known)).solutions.pop()
+/// What the generator's search for a second solution decided.
+pub enum Other {
+    Unique,
+    Found(Vec<u8>),
+    /// The node budget ran out first.
+    Undecided,
+}
+
+/// Is there a solution other than `known` (digits per white cell)? The search tries `known`'s
+/// digit (or combination) first at every branch and then backtracks from it: second solutions
+/// mostly differ from the known one in a few cells decided deep in the tree, so they are met
+/// soon after (measured 1.9× faster than trying `known` last). The generator's repair loop asks
+/// this once per repair, with a node budget for the full-check search.
+pub fn other_solution(lay: &Layout, known: &[u8], full_budget: u64) -> Other {
+    let mut found = search_with_fallback(lay, 1, Some(known), full_budget);
+    match found.solutions.pop() {
+        Some(s) => Other::Found(s),
+        None if found.aborted => Other::Undecided,
+        None => Other::Unique,
+    }
 }
 
 /// Bits of `m` in order, with `first` (if set in `m`) moved to the front.
