@@ -78,9 +78,17 @@ pub enum Command {
         /// Seed of the fit/holdout split and the bootstrap.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also fit a hardest-level floor (`level_floor`: the hardest technique level from which a
+        /// puzzle is at least medium / hard / expert), by Kendall's tau-b on the fit part.
+        #[arg(long)]
+        floor: bool,
         /// Write a config file with the fitted thresholds (the other settings as used).
         #[arg(long, value_name = "FILE")]
         write_config: Option<PathBuf>,
+        /// Write one CSV row per reference puzzle (line, level, steps, hardest level, our grade,
+        /// held out or not), for side-by-side comparisons and plots.
+        #[arg(long, value_name = "FILE")]
+        dump: Option<PathBuf>,
     },
     /// Rebuild candidate I of a run from its master seed, with the full step log.
     Replay {

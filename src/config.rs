@@ -30,6 +30,8 @@ struct Grades {
     k1: f64,
     k2: f64,
     k3: f64,
+    #[serde(default)]
+    level_floor: [u8; 3],
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -92,6 +94,7 @@ pub fn from_table<P: DeserializeOwned>(
         .try_into()
         .map_err(|e: toml::de::Error| UsageError(format!("{source}: {}", e.message().trim())))?;
     let thresholds = Thresholds::new(file.grades.k1, file.grades.k2, file.grades.k3)
+        .and_then(|t| t.with_floor(file.grades.level_floor))
         .map_err(|e| UsageError(format!("{source}: [grades] {e}")))?;
     if !(1..=1_000_000).contains(&file.run.chunk) {
         return Err(UsageError(format!("{source}: [run] chunk must be 1 to 1000000, got {}", file.run.chunk)));

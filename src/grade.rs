@@ -1,5 +1,11 @@
 //! Grades and the thresholds that define them: d < k1 easy, k1 ≤ d < k2 medium, k2 ≤ d < k3
 //! hard, d ≥ k3 expert. `Thresholds::new` refuses anything but k1 < k2 < k3 (all finite).
+//!
+//! Optionally (config `level_floor`, off by default: the published pure-steps grading), the
+//! hardest technique level sets a floor: a puzzle whose hardest level reaches `level_floor[i]`
+//! is graded at least `Grade::ALL[i + 1]`, whatever its steps. This is the model extension of
+//! the calibration (issue 5): the step count separates neighbouring site levels less well than
+//! the hardest level does where both need the same techniques in different numbers.
 
 use serde::Serialize;
 
@@ -32,6 +38,8 @@ pub struct Thresholds {
     k1: f64,
     k2: f64,
     k3: f64,
+    /// Hardest level from which a puzzle is at least medium, hard, expert; 0 = no floor.
+    floor: [u8; 3],
 }
 
 impl Thresholds {
@@ -41,12 +49,35 @@ impl Thresholds {
                 "grade thresholds must be finite and strictly increasing (k1 < k2 < k3), got k1={k1}, k2={k2}, k3={k3}"
             ));
         }
-        Ok(Thresholds { k1, k2, k3 })
+        Ok(Thresholds { k1, k2, k3, floor: [0; 3] })
+    }
+
+    /// The same thresholds with a hardest-level floor (`[0, 0, 0]` = none). Non-zero entries
+    /// must not decrease: a floor for a higher grade cannot start at a lower level.
+    pub fn with_floor(self, floor: [u8; 3]) -> Result<Thresholds, String> {
+        let set: Vec<u8> = floor.iter().copied().filter(|&f| f > 0).collect();
+        if set.windows(2).any(|w| w[0] > w[1]) {
+            return Err(format!("level_floor entries must not decrease (0 = off), got {floor:?}"));
+        }
+        Ok(Thresholds { floor, ..self })
+    }
+
+    pub fn floor(&self) -> [u8; 3] {
+        self.floor
     }
     pub fn k(&self) -> [f64; 3] {
         [self.k1, self.k2, self.k3]
     }
-    pub fn grade(&self, steps: f64) -> Grade {
+    /// The grade of a puzzle: by steps, raised to the hardest-level floor when one is set.
+    pub fn grade(&self, steps: f64, hardest_level: u8) -> Grade {
+        let by_steps = self.grade_by_steps(steps);
+        let floor =
+            (0..3).rev().find(|&i| self.floor[i] > 0 && hardest_level >= self.floor[i]).map(|i| Grade::ALL[i + 1]);
+        floor.map_or(by_steps, |f| f.max(by_steps))
+    }
+
+    /// The published grading: steps against k1 < k2 < k3 only.
+    pub fn grade_by_steps(&self, steps: f64) -> Grade {
         if steps < self.k1 {
             Grade::Easy
         } else if steps < self.k2 {
@@ -65,10 +96,17 @@ mod tests {
     #[test]
     fn bands_and_refusal() {
         let t = Thresholds::new(10.0, 20.0, 30.0).unwrap();
-        assert_eq!(t.grade(9.99), Grade::Easy);
-        assert_eq!(t.grade(10.0), Grade::Medium);
-        assert_eq!(t.grade(20.0), Grade::Hard);
-        assert_eq!(t.grade(30.0), Grade::Expert);
+        assert_eq!(t.grade(9.99, 6), Grade::Easy);
+        assert_eq!(t.grade(10.0, 1), Grade::Medium);
+        assert_eq!(t.grade(20.0, 1), Grade::Hard);
+        assert_eq!(t.grade(30.0, 1), Grade::Expert);
+        let f = t.with_floor([2, 0, 6]).unwrap();
+        assert_eq!(f.grade(5.0, 1), Grade::Easy);
+        assert_eq!(f.grade(5.0, 2), Grade::Medium);
+        assert_eq!(f.grade(5.0, 5), Grade::Medium);
+        assert_eq!(f.grade(5.0, 6), Grade::Expert);
+        assert_eq!(f.grade(25.0, 2), Grade::Hard);
+        assert!(t.with_floor([3, 2, 0]).is_err());
         let e = Thresholds::new(10.0, 10.0, 30.0).unwrap_err();
         assert!(e.contains("k1=10") && e.contains("k2=10"));
         assert!(Thresholds::new(1.0, 3.0, 2.0).is_err());

@@ -180,7 +180,7 @@ impl Stats {
             .collect();
         json!({
             "kind": K::ID.name(),
-            "thresholds": {"k1": k1, "k2": k2, "k3": k3},
+            "thresholds": {"k1": k1, "k2": k2, "k3": k3, "level_floor": thresholds.floor()},
             "candidates": {
                 "tried": self.tried,
                 "accepted": self.accepted(),

@@ -26,8 +26,11 @@ const KNOWN_LEVELS: &[&[&str]] = &[
     &["e", "n", "h", "x", "u"],
 ];
 
-/// A labelled puzzle rated: (reference level index, steps), or what was wrong with its line.
-type LevelSteps = Result<(usize, f64), String>;
+/// A rated reference puzzle: (reference level index, steps, hardest level).
+type Item = (usize, f64, u8);
+
+/// A labelled puzzle rated, or what was wrong with its line.
+type LevelSteps = Result<Item, String>;
 
 /// Concordant and discordant pairs of a levels × grades table (pairs tied on either side are
 /// in neither).
@@ -72,12 +75,32 @@ pub fn tau_b_of_table(table: &[[u64; 4]]) -> f64 {
     (c - d) / ((n0 - tied_level) * (n0 - tied_grade)).sqrt()
 }
 
-fn table(levels: usize, items: &[(usize, f64)], t: &Thresholds) -> Vec<[u64; 4]> {
+fn table(levels: usize, items: &[Item], t: &Thresholds) -> Vec<[u64; 4]> {
     let mut tab = vec![[0u64; 4]; levels];
-    for &(l, s) in items {
-        tab[l][t.grade(s).index()] += 1;
+    for &(l, s, h) in items {
+        tab[l][t.grade(s, h).index()] += 1;
     }
     tab
+}
+
+/// The hardest-level floor (see `grade.rs`) that maximises tau-b on the fit part with the
+/// thresholds fixed; among equals the one with the fewest and highest floors, so the pure
+/// step grading stays unless a floor helps.
+fn best_floor(levels: usize, fit: &[Item], t: &Thresholds) -> Thresholds {
+    let top = fit.iter().map(|x| x.2).max().unwrap_or(0);
+    let mut best = (tau_b_of_table(&table(levels, fit, t)), *t);
+    for a in 0..=top {
+        for b in 0..=top {
+            for c in 0..=top {
+                let Ok(f) = t.with_floor([a, b, c]) else { continue };
+                let tau = tau_b_of_table(&table(levels, fit, &f));
+                if tau > best.0 + 1e-9 {
+                    best = (tau, f);
+                }
+            }
+        }
+    }
+    best.1
 }
 
 fn ranks(xs: &[f64]) -> Vec<f64> {
@@ -99,7 +122,7 @@ fn ranks(xs: &[f64]) -> Vec<f64> {
 }
 
 /// Spearman's rho between reference level and steps.
-pub fn spearman(items: &[(usize, f64)]) -> f64 {
+pub fn spearman(items: &[Item]) -> f64 {
     let a = ranks(&items.iter().map(|x| x.0 as f64).collect::<Vec<_>>());
     let b = ranks(&items.iter().map(|x| x.1).collect::<Vec<_>>());
     let n = a.len() as f64;
@@ -117,7 +140,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// The three cut points maximising Kendall's tau-b (not gamma, which rewards lumping levels
 /// into one grade), over a grid of step quantiles.
-fn best_cuts(levels: usize, fit: &[(usize, f64)]) -> Option<Thresholds> {
+fn best_cuts(levels: usize, fit: &[Item]) -> Option<Thresholds> {
     let mut steps: Vec<f64> = fit.iter().map(|x| x.1).collect();
     steps.sort_by(f64::total_cmp);
     let mut grid: Vec<f64> = (1..60).map(|i| quantile(&steps, i as f64 / 60.0)).collect();
@@ -146,7 +169,9 @@ pub fn calibrate<K: Kind>(
     shares: &[f64],
     holdout: f64,
     seed: u64,
+    floor: bool,
     write_config: Option<&Path>,
+    dump: Option<&Path>,
 ) -> Result<ExitCode> {
     if !(0.0..1.0).contains(&holdout) {
         return Err(UsageError(format!("--holdout must be in [0, 1), got {holdout}")).into());
@@ -213,7 +238,7 @@ pub fn calibrate<K: Kind>(
                 if !rated.solved {
                     return Err("the rater could not finish this puzzle".into());
                 }
-                Ok((level, rated.rating.steps))
+                Ok((level, rated.rating.steps, rated.rating.hardest_level))
             })();
             (*line, r)
         })
@@ -221,7 +246,7 @@ pub fn calibrate<K: Kind>(
     let mut items = Vec::new();
     for (line, r) in rated {
         match r {
-            Ok(x) => items.push(x),
+            Ok(x) => items.push((line, x)),
             Err(e) => {
                 failed = true;
                 eprintln!("line {line}: {e}");
@@ -234,6 +259,8 @@ pub fn calibrate<K: Kind>(
     // Seeded fit/holdout split.
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     items.shuffle(&mut rng);
+    let lines: Vec<usize> = items.iter().map(|x| x.0).collect();
+    let items: Vec<Item> = items.into_iter().map(|x| x.1).collect();
     let n_test = (items.len() as f64 * holdout).round() as usize;
     let (test, fit) = if n_test == 0 { (&items[..], &items[..]) } else { items.split_at(n_test) };
     let nl = levels.len();
@@ -262,12 +289,13 @@ pub fn calibrate<K: Kind>(
             Thresholds::new(k[0], k[1], k[2]).map_err(|e| anyhow::anyhow!("the shares give equal thresholds: {e}"))?
         }
     };
+    let thresholds = if floor { best_floor(nl, fit, &thresholds) } else { thresholds };
     // Agreement on the held-out part.
     let tab = table(nl, test, &thresholds);
     let gamma = gamma_of_table(&tab);
     let mut boot: Vec<f64> = (0..500)
         .map(|_| {
-            let sample: Vec<(usize, f64)> = (0..test.len()).map(|_| test[rng.gen_range(0..test.len())]).collect();
+            let sample: Vec<Item> = (0..test.len()).map(|_| test[rng.gen_range(0..test.len())]).collect();
             gamma_of_table(&table(nl, &sample, &thresholds))
         })
         .filter(|g| g.is_finite())
@@ -285,7 +313,11 @@ pub fn calibrate<K: Kind>(
         fit.len(),
         if n_test == 0 { 0 } else { test.len() }
     );
-    println!("method: {method:?}; thresholds k1={k1:.2} k2={k2:.2} k3={k3:.2}");
+    println!(
+        "method: {method:?}; thresholds k1={k1:.2} k2={k2:.2} k3={k3:.2}; level_floor {:?}{}",
+        thresholds.floor(),
+        if floor { " (fitted)" } else { " (pure steps)" }
+    );
     println!("level     count   min      median    mean      max");
     for (l, name) in levels.iter().enumerate() {
         let mut xs: Vec<f64> = items.iter().filter(|x| x.0 == l).map(|x| x.1).collect();
@@ -308,12 +340,36 @@ pub fn calibrate<K: Kind>(
         println!("{name:<8} {}", tab[l].iter().map(|n| format!("{n:>7}")).collect::<String>());
     }
     println!("gamma (held out) = {gamma:.4}  [bootstrap 95%: {lo:.4}, {hi:.4}]   tau-b = {tau:.4}   spearman rho (steps vs level) = {rho:.4}");
+    if let Some(path) = dump {
+        // Per puzzle, in input order: what the fit saw and what it made of it.
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by_key(|&i| lines[i]);
+        let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+        w.write_record(["line", "level", "steps", "hardest_level", "grade", "held_out"])?;
+        for i in order {
+            let (l, st, h) = items[i];
+            let held = n_test > 0 && i < n_test;
+            w.write_record([
+                lines[i].to_string(),
+                levels[l].clone(),
+                format!("{st:.2}"),
+                h.to_string(),
+                thresholds.grade(st, h).name().to_string(),
+                (held as u8).to_string(),
+            ])?;
+        }
+        w.flush()?;
+    }
     if let Some(path) = write_config {
         let mut table = cfg.table.clone();
         let mut grades = toml::Table::new();
         grades.insert("k1".into(), k1.into());
         grades.insert("k2".into(), k2.into());
         grades.insert("k3".into(), k3.into());
+        grades.insert(
+            "level_floor".into(),
+            toml::Value::Array(thresholds.floor().iter().map(|&f| toml::Value::Integer(f as i64)).collect()),
+        );
         table.insert("grades".into(), toml::Value::Table(grades));
         let header = format!(
             "# Written by `puzzle-factory calibrate --kind {}`: method {method:?}, reference {},\n# gamma on held-out puzzles {gamma:.4} [{lo:.4}, {hi:.4}].\n",
@@ -337,7 +393,7 @@ mod tests {
         assert_eq!(gamma_of_table(&t), 1.0);
         let r: Vec<[u64; 4]> = t.iter().rev().cloned().collect();
         assert_eq!(gamma_of_table(&r), -1.0);
-        let items = vec![(0, 1.0), (1, 2.0), (2, 3.0), (3, 10.0)];
+        let items = vec![(0, 1.0, 1), (1, 2.0, 1), (2, 3.0, 2), (3, 10.0, 3)];
         assert!((spearman(&items) - 1.0).abs() < 1e-12);
     }
 }

@@ -88,6 +88,6 @@ fn run_stages<K: Kind>(
     if !rated.solved {
         return Err(Reject::RatingIncomplete);
     }
-    let grade = ctx.thresholds.grade(rated.rating.steps);
+    let grade = ctx.thresholds.grade(rated.rating.steps, rated.rating.hardest_level);
     Ok(Accepted { puzzle, solution, rating: rated.rating, grade })
 }
