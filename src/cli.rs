@@ -89,6 +89,10 @@ pub enum Command {
         /// held out or not), for side-by-side comparisons and plots.
         #[arg(long, value_name = "FILE")]
         dump: Option<PathBuf>,
+        /// Write report.md with SVG plots (steps per grade with the thresholds, steps per
+        /// reference level, technique usage per grade) into this directory.
+        #[arg(long, value_name = "DIR")]
+        report: Option<PathBuf>,
     },
     /// Rebuild candidate I of a run from its master seed, with the full step log.
     Replay {

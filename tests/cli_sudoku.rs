@@ -246,3 +246,43 @@ fn calibrate_fits_thresholds_reports_bad_lines_and_writes_a_config() {
     let o = run(&["calibrate", "--reference", reference.to_str().unwrap(), "--levels", "simple,easy"], None);
     assert!(stderr(&o).contains("unknown label"), "{}", stderr(&o));
 }
+
+/// An SVG that parses as XML, is an <svg> document and holds the given texts.
+fn check_svg(path: &std::path::Path, texts: &[&str]) -> usize {
+    let body = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let doc =
+        roxmltree::Document::parse(&body).unwrap_or_else(|e| panic!("{} is not well-formed: {e}", path.display()));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let all_text: String = doc.descendants().filter(|n| n.is_text()).map(|n| n.text().unwrap_or("")).collect();
+    for t in texts {
+        assert!(all_text.contains(t), "{} lacks {t:?}", path.display());
+    }
+    doc.descendants().filter(|n| n.has_tag_name("rect")).count()
+}
+
+#[test]
+fn generate_and_calibrate_write_reports_with_well_formed_svg_plots() {
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path().join("book");
+    let o = run(&["generate", "--count", "300", "--seed", "4", "--quiet", "--out", book.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(book.join("report.md")).unwrap();
+    assert!(md.contains("](steps-by-grade.svg)") && md.contains("](technique-usage.svg)"), "{md}");
+    // The histogram draws the three thresholds (lines labelled k1..k3) and one bar per filled bin.
+    let bars = check_svg(&book.join("steps-by-grade.svg"), &["k1=257", "k2=767", "k3=5016", "easy", "expert"]);
+    assert!(bars > 20, "{bars} rects");
+    check_svg(&book.join("technique-usage.svg"), &["naked_single", "wxyz_wing", "trial"]);
+    let lines = std::fs::read_to_string(book.join("steps-by-grade.svg")).unwrap().matches("<polyline").count();
+    assert!(lines >= 3, "threshold lines: {lines}");
+    // A calibrate run adds the steps-per-level box plot.
+    let rep = tmp.path().join("report");
+    let reference = common::data_dir().join("sudoku/qqwing_levels.txt");
+    let o = run(
+        &["calibrate", "--quiet", "--reference", reference.to_str().unwrap(), "--report", rep.to_str().unwrap()],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    check_svg(&rep.join("level-steps.svg"), &["simple", "intermediate", "expert", "k1="]);
+    check_svg(&rep.join("steps-by-grade.svg"), &["k3="]);
+    assert!(std::fs::read_to_string(rep.join("report.md")).unwrap().contains("gamma"));
+}

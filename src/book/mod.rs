@@ -5,6 +5,7 @@
 
 pub mod atomic;
 pub mod record;
+pub mod report;
 pub mod stats;
 pub mod writer;
 

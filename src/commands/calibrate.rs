@@ -11,6 +11,7 @@ use crate::cli::CalibrationMethod;
 use crate::config::{RunConfig, UsageError};
 use crate::grade::{Grade, Thresholds};
 use crate::kinds::Kind;
+use crate::rate::Technique;
 use anyhow::{Context as _, Result};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -29,8 +30,8 @@ const KNOWN_LEVELS: &[&[&str]] = &[
 /// A rated reference puzzle: (reference level index, steps, hardest level).
 type Item = (usize, f64, u8);
 
-/// A labelled puzzle rated, or what was wrong with its line.
-type LevelSteps = Result<Item, String>;
+/// A labelled puzzle rated (with its technique usage), or what was wrong with its line.
+type LevelSteps = Result<(Item, Vec<u32>), String>;
 
 /// Concordant and discordant pairs of a levels × grades table (pairs tied on either side are
 /// in neither).
@@ -172,6 +173,7 @@ pub fn calibrate<K: Kind>(
     floor: bool,
     write_config: Option<&Path>,
     dump: Option<&Path>,
+    report_dir: Option<&Path>,
 ) -> Result<ExitCode> {
     if !(0.0..1.0).contains(&holdout) {
         return Err(UsageError(format!("--holdout must be in [0, 1), got {holdout}")).into());
@@ -238,7 +240,7 @@ pub fn calibrate<K: Kind>(
                 if !rated.solved {
                     return Err("the rater could not finish this puzzle".into());
                 }
-                Ok((level, rated.rating.steps, rated.rating.hardest_level))
+                Ok(((level, rated.rating.steps, rated.rating.hardest_level), rated.rating.usage))
             })();
             (*line, r)
         })
@@ -246,7 +248,7 @@ pub fn calibrate<K: Kind>(
     let mut items = Vec::new();
     for (line, r) in rated {
         match r {
-            Ok(x) => items.push((line, x)),
+            Ok((x, usage)) => items.push((line, x, usage)),
             Err(e) => {
                 failed = true;
                 eprintln!("line {line}: {e}");
@@ -260,6 +262,7 @@ pub fn calibrate<K: Kind>(
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     items.shuffle(&mut rng);
     let lines: Vec<usize> = items.iter().map(|x| x.0).collect();
+    let usages: Vec<Vec<u32>> = items.iter().map(|x| x.2.clone()).collect();
     let items: Vec<Item> = items.into_iter().map(|x| x.1).collect();
     let n_test = (items.len() as f64 * holdout).round() as usize;
     let (test, fit) = if n_test == 0 { (&items[..], &items[..]) } else { items.split_at(n_test) };
@@ -340,6 +343,48 @@ pub fn calibrate<K: Kind>(
         println!("{name:<8} {}", tab[l].iter().map(|n| format!("{n:>7}")).collect::<String>());
     }
     println!("gamma (held out) = {gamma:.4}  [bootstrap 95%: {lo:.4}, {hi:.4}]   tau-b = {tau:.4}   spearman rho (steps vs level) = {rho:.4}");
+    if let Some(dir) = report_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let all: Vec<f64> = items.iter().map(|x| x.1).collect();
+        let (lo, hi) = all.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+        let mut per_grade: [Vec<f64>; 4] = Default::default();
+        let mut grade_counts = [0u64; 4];
+        let mut usage: [Vec<u64>; 4] = std::array::from_fn(|_| vec![0; K::Tech::ALL.len()]);
+        for (x, u) in items.iter().zip(&usages) {
+            let g = thresholds.grade(x.1, x.2).index();
+            per_grade[g].push(x.1);
+            grade_counts[g] += 1;
+            for (t, &n) in u.iter().enumerate() {
+                usage[g][t] += (n > 0) as u64;
+            }
+        }
+        let level_steps: Vec<Vec<f64>> =
+            (0..nl).map(|l| items.iter().filter(|x| x.0 == l).map(|x| x.1).collect()).collect();
+        let summary = format!(
+            "Reference `{}`: {} puzzles (fit {}, held out {}), method {method:?}{}.\n\n\
+             Held-out agreement: gamma {gamma:.4} [bootstrap 95%: {lo_ci:.4}, {hi_ci:.4}], tau-b {tau:.4}, \
+             Spearman rho (steps vs level) {rho:.4}.",
+            reference.file_name().map(|f| f.to_string_lossy()).unwrap_or_default(),
+            items.len(),
+            fit.len(),
+            if n_test == 0 { 0 } else { test.len() },
+            if floor { ", hardest-level floor fitted" } else { "" },
+            lo_ci = lo,
+            hi_ci = hi,
+        );
+        let report = crate::book::report::Report {
+            title: format!("puzzle-factory {} calibration report", K::ID.name()),
+            summary,
+            thresholds,
+            histograms: std::array::from_fn(|g| crate::book::report::Histogram::of(&per_grade[g], lo, hi)),
+            techniques: K::Tech::ALL.iter().map(|t| t.name().to_string()).collect(),
+            grade_counts,
+            usage,
+            levels: Some((levels.clone(), level_steps)),
+        };
+        crate::book::report::write(dir, &report)?;
+        println!("wrote {}", dir.join("report.md").display());
+    }
     if let Some(path) = dump {
         // Per puzzle, in input order: what the fit saw and what it made of it.
         let mut order: Vec<usize> = (0..items.len()).collect();

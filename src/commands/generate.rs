@@ -1,6 +1,7 @@
 //! `generate`: the main job. Streams every accepted candidate into the book, counts the rest,
 //! and drives the progress bar, all on the main thread in candidate order.
 
+use crate::book::report;
 use crate::book::{BookWriter, Record, Stats};
 use crate::config::RunConfig;
 use crate::kinds::Kind;
@@ -66,6 +67,18 @@ pub fn generate<K: Kind>(
         "config": cfg.table,
     });
     book.finish(&calibration, &manifest)?;
+    let summary = format!(
+        "Run of {count} candidates, master seed {master}, kind {}: {} accepted; figures in calibration.json.",
+        K::ID.name(),
+        stats.accepted()
+    );
+    let report = report::from_calibration(
+        format!("puzzle-factory {} calibration report", K::ID.name()),
+        summary,
+        cfg.thresholds,
+        &calibration,
+    );
+    report::write(out, &report)?;
     if !quiet {
         let per_grade: Vec<String> =
             crate::grade::Grade::ALL.iter().map(|g| format!("{} {}", g.name(), stats.count(*g))).collect();

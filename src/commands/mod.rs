@@ -45,7 +45,7 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
         Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
         Command::Replay { seed, index, .. } => replay::replay::<K>(&cfg, seed, index).map(|_| ExitCode::SUCCESS),
-        Command::Calibrate { reference, levels, method, shares, holdout, seed, floor, write_config, dump } => {
+        Command::Calibrate { reference, levels, method, shares, holdout, seed, floor, write_config, dump, report } => {
             calibrate::calibrate::<K>(
                 &cfg,
                 &reference,
@@ -57,6 +57,7 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
                 floor,
                 write_config.as_deref(),
                 dump.as_deref(),
+                report.as_deref(),
             )
         }
     })

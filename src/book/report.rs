@@ -1,0 +1,315 @@
+//! The calibration report: `report.md` with SVG plots beside it, for a generate run (from its
+//! calibration statistics) and for a calibrate run (from the rated reference puzzles).
+//!
+//! Plots (plotters, SVG backend, no font stack needed): the step-count histogram per grade
+//! with the thresholds k1 < k2 < k3 drawn as vertical lines (log step axis: the scale spans
+//! orders of magnitude), the share of puzzles per grade that used each technique, and for a
+//! calibrate run the steps per reference level as box plots with the thresholds as horizontal
+//! lines.
+
+use super::atomic::AtomicFile;
+use crate::grade::{Grade, Thresholds};
+use anyhow::{Context as _, Result};
+use plotters::prelude::*;
+use std::io::Write as _;
+use std::path::Path;
+
+const GRADE_COLOURS: [RGBColor; 4] =
+    [RGBColor(76, 175, 80), RGBColor(33, 150, 243), RGBColor(255, 152, 0), RGBColor(183, 28, 28)];
+const THRESHOLD_COLOUR: RGBColor = RGBColor(90, 90, 90);
+
+/// A step histogram: bin start, bin width, counts.
+#[derive(Clone, Debug, Default)]
+pub struct Histogram {
+    pub start: f64,
+    pub width: f64,
+    pub counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// Bin `values` into about 40 bins between their minimum and maximum.
+    pub fn of(values: &[f64], lo: f64, hi: f64) -> Histogram {
+        let width = ((hi - lo) / 40.0).max(1e-9);
+        let mut counts = vec![0u64; 41];
+        for &v in values {
+            counts[(((v - lo) / width) as usize).min(40)] += 1;
+        }
+        Histogram { start: lo, width, counts }
+    }
+}
+
+/// What a report shows.
+pub struct Report {
+    pub title: String,
+    /// Markdown shown above the plots (the run's figures).
+    pub summary: String,
+    pub thresholds: Thresholds,
+    /// Per grade, in `Grade::ALL` order.
+    pub histograms: [Histogram; 4],
+    /// Technique names, and per grade the number of puzzles and how many used each technique.
+    pub techniques: Vec<String>,
+    pub grade_counts: [u64; 4],
+    pub usage: [Vec<u64>; 4],
+    /// Reference level names and the step counts of each (calibrate only).
+    pub levels: Option<(Vec<String>, Vec<Vec<f64>>)>,
+}
+
+fn plot_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("drawing a plot: {e:?}")
+}
+
+/// Render an SVG into a string (plotters draws into a string buffer; the file is then written
+/// atomically like every other output).
+fn svg(
+    size: (u32, u32),
+    draw: impl FnOnce(DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<()>,
+) -> Result<String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        draw(root.clone())?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(out)
+}
+
+fn steps_histogram(r: &Report) -> Result<String> {
+    let mut lo = f64::INFINITY;
+    let mut hi: f64 = 0.0;
+    let mut top = 1u64;
+    for h in &r.histograms {
+        if let Some(first) = h.counts.iter().position(|&c| c > 0) {
+            lo = lo.min(h.start + first as f64 * h.width);
+            hi = hi.max(h.start + h.counts.len() as f64 * h.width);
+            top = top.max(*h.counts.iter().max().unwrap_or(&0));
+        }
+    }
+    let k = r.thresholds.k();
+    if !lo.is_finite() {
+        (lo, hi) = (k[0] / 2.0, k[2] * 2.0);
+    }
+    let lo = lo.min(k[0]).max(0.5) * 0.9;
+    let hi = hi.max(k[2]) * 1.1;
+    svg((900, 480), |root| {
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Step count per grade, with the thresholds", ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((lo..hi).log_scale(), 0u64..top + top / 10 + 1)
+            .map_err(plot_err)?;
+        chart.configure_mesh().x_desc("steps (log scale)").y_desc("puzzles").draw().map_err(plot_err)?;
+        for (g, h) in r.histograms.iter().enumerate() {
+            let colour = GRADE_COLOURS[g];
+            let bars = h.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(move |(i, &c)| {
+                let x0 = (h.start + i as f64 * h.width).max(lo);
+                Rectangle::new([(x0, 0), (x0 + h.width, c)], colour.mix(0.6).filled())
+            });
+            chart
+                .draw_series(bars)
+                .map_err(plot_err)?
+                .label(format!("{} ({})", Grade::ALL[g].name(), r.grade_counts[g]))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+        }
+        for (i, &kv) in k.iter().enumerate() {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(kv, 0), (kv, top + top / 10)],
+                    THRESHOLD_COLOUR.stroke_width(2),
+                )))
+                .map_err(plot_err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("k{}={kv:.0}", i + 1),
+                    (kv, top + top / 10),
+                    ("sans-serif", 13).into_font().color(&THRESHOLD_COLOUR),
+                )))
+                .map_err(plot_err)?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(plot_err)?;
+        Ok(())
+    })
+}
+
+fn technique_usage(r: &Report) -> Result<String> {
+    let n = r.techniques.len();
+    let height = 120 + 26 * n as u32;
+    svg((900, height), |root| {
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Share of puzzles per grade that used each technique", ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(190)
+            .build_cartesian_2d(0f64..1.0, -0.5f64..n as f64 - 0.5)
+            .map_err(plot_err)?;
+        let names = r.techniques.clone();
+        chart
+            .configure_mesh()
+            .y_labels(n + 1)
+            .y_label_formatter(&move |y| {
+                // Technique t sits at y = n - 1 - t, its bars grouped around the tick.
+                let i = y.round();
+                if (y - i).abs() < 0.01 && (0.0..n as f64).contains(&i) {
+                    names[n - 1 - i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .x_desc("share of the grade's puzzles")
+            .draw()
+            .map_err(plot_err)?;
+        for g in 0..4 {
+            let colour = GRADE_COLOURS[g];
+            let total = r.grade_counts[g].max(1) as f64;
+            let bars = r.usage[g].iter().enumerate().map(move |(t, &u)| {
+                let y0 = (n - 1 - t) as f64 + 0.4 - (g + 1) as f64 * 0.2;
+                Rectangle::new([(0.0, y0), (u as f64 / total, y0 + 0.18)], colour.filled())
+            });
+            chart
+                .draw_series(bars)
+                .map_err(plot_err)?
+                .label(Grade::ALL[g].name())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::LowerRight)
+            .draw()
+            .map_err(plot_err)?;
+        Ok(())
+    })
+}
+
+fn level_boxes(r: &Report, names: &[String], steps: &[Vec<f64>]) -> Result<String> {
+    let all: Vec<f64> = steps.iter().flatten().copied().collect();
+    let k = r.thresholds.k();
+    let lo = all.iter().copied().fold(k[0], f64::min).max(0.5) * 0.8;
+    let hi = all.iter().copied().fold(k[2], f64::max) * 1.2;
+    let n = names.len();
+    svg((900, 480), |root| {
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Steps per reference level (box: quartiles; whiskers: 5th–95th percentile)", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, (lo..hi).log_scale())
+            .map_err(plot_err)?;
+        let labels = names.to_vec();
+        chart
+            .configure_mesh()
+            .x_labels(n)
+            .x_label_formatter(&move |x| {
+                let i = x.round();
+                if (x - i).abs() < 0.01 && i >= 0.0 {
+                    labels.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc("steps (log scale)")
+            .x_desc("reference level")
+            .draw()
+            .map_err(plot_err)?;
+        for (i, xs) in steps.iter().enumerate() {
+            if xs.is_empty() {
+                continue;
+            }
+            let mut v = xs.clone();
+            v.sort_by(f64::total_cmp);
+            let q = |p: f64| v[((p * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
+            let x = i as f64;
+            let style = BLUE.stroke_width(2);
+            chart
+                .draw_series(std::iter::once(Rectangle::new([(x - 0.3, q(0.25)), (x + 0.3, q(0.75))], style)))
+                .map_err(plot_err)?;
+            chart
+                .draw_series([
+                    PathElement::new(vec![(x - 0.3, q(0.5)), (x + 0.3, q(0.5))], BLACK.stroke_width(3)),
+                    PathElement::new(vec![(x, q(0.05)), (x, q(0.25))], style),
+                    PathElement::new(vec![(x, q(0.75)), (x, q(0.95))], style),
+                ])
+                .map_err(plot_err)?;
+        }
+        for (i, &kv) in k.iter().enumerate() {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(-0.5, kv), (n as f64 - 0.5, kv)],
+                    THRESHOLD_COLOUR.stroke_width(2),
+                )))
+                .map_err(plot_err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("k{}={kv:.0}", i + 1),
+                    (-0.45, kv),
+                    ("sans-serif", 13).into_font().color(&THRESHOLD_COLOUR),
+                )))
+                .map_err(plot_err)?;
+        }
+        Ok(())
+    })
+}
+
+/// Write `report.md` and its SVGs into `dir`, each file atomically.
+pub fn write(dir: &Path, r: &Report) -> Result<()> {
+    let mut files: Vec<(&str, String)> =
+        vec![("steps-by-grade.svg", steps_histogram(r)?), ("technique-usage.svg", technique_usage(r)?)];
+    if let Some((names, steps)) = &r.levels {
+        files.push(("level-steps.svg", level_boxes(r, names, steps)?));
+    }
+    let [k1, k2, k3] = r.thresholds.k();
+    let mut md = format!("# {}\n\n{}\n\n", r.title, r.summary.trim_end());
+    md += &format!(
+        "Thresholds: k1 = {k1:.2}, k2 = {k2:.2}, k3 = {k3:.2}; hardest-level floor {:?} (0 = off).\n\n",
+        r.thresholds.floor()
+    );
+    md += "| grade | puzzles |\n| --- | --- |\n";
+    for (g, n) in Grade::ALL.iter().zip(r.grade_counts) {
+        md += &format!("| {} | {n} |\n", g.name());
+    }
+    md += "\n";
+    for (name, _) in &files {
+        md += &format!("![{}]({name})\n\n", name.trim_end_matches(".svg").replace('-', " "));
+    }
+    for (name, body) in &files {
+        AtomicFile::write_all(dir, name, body.as_bytes()).with_context(|| format!("writing {name}"))?;
+    }
+    let mut f = AtomicFile::create(dir, "report.md").context("writing report.md")?;
+    f.writer().write_all(md.as_bytes())?;
+    f.commit()?;
+    Ok(())
+}
+
+/// A report for a generate run, read off its calibration.json.
+pub fn from_calibration(title: String, summary: String, thresholds: Thresholds, cal: &serde_json::Value) -> Report {
+    let mut histograms: [Histogram; 4] = Default::default();
+    let mut grade_counts = [0u64; 4];
+    let mut usage: [Vec<u64>; 4] = Default::default();
+    let mut techniques = Vec::new();
+    for (g, grade) in Grade::ALL.iter().enumerate() {
+        let v = &cal["grades"][grade.name()];
+        grade_counts[g] = v["count"].as_u64().unwrap_or(0);
+        let h = &v["histogram"];
+        histograms[g] = Histogram {
+            start: h["start"].as_f64().unwrap_or(0.0),
+            width: h["bin_width"].as_f64().unwrap_or(1.0),
+            counts: h["counts"]
+                .as_array()
+                .map(|a| a.iter().map(|c| c.as_u64().unwrap_or(0)).collect())
+                .unwrap_or_default(),
+        };
+        if let Some(t) = v["techniques"].as_object() {
+            techniques = t.keys().cloned().collect();
+            usage[g] = t.values().map(|u| u["puzzles"].as_u64().unwrap_or(0)).collect();
+        }
+    }
+    Report { title, summary, thresholds, histograms, techniques, grade_counts, usage, levels: None }
+}
