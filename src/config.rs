@@ -32,6 +32,20 @@ struct Grades {
     k3: f64,
     #[serde(default)]
     level_floor: [u8; 3],
+    /// Thresholds for other grid sizes (`[grades.size.9]`), for kinds whose step scale
+    /// depends on the size (KenKen).
+    #[serde(default)]
+    size: std::collections::BTreeMap<String, SizeGrades>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SizeGrades {
+    k1: f64,
+    k2: f64,
+    k3: f64,
+    #[serde(default)]
+    level_floor: [u8; 3],
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -49,11 +63,20 @@ struct FileConfig<P> {
     run: RunSection,
 }
 
+impl<P> RunConfig<P> {
+    /// The thresholds for a grid size (`[grades.size.N]` when given, else `[grades]`).
+    pub fn thresholds_for(&self, size: Option<usize>) -> Thresholds {
+        size.and_then(|s| self.by_size.get(&s)).copied().unwrap_or(self.thresholds)
+    }
+}
+
 /// Everything a run needs, validated.
 #[derive(Clone, Debug)]
 pub struct RunConfig<P> {
     pub kind: KindId,
     pub thresholds: Thresholds,
+    /// Thresholds for particular grid sizes (`[grades.size.N]`); others use `thresholds`.
+    pub by_size: std::collections::BTreeMap<usize, Thresholds>,
     pub params: P,
     pub run: RunSection,
     /// The merged configuration as used, for the manifest.
@@ -96,10 +119,19 @@ pub fn from_table<P: DeserializeOwned>(
     let thresholds = Thresholds::new(file.grades.k1, file.grades.k2, file.grades.k3)
         .and_then(|t| t.with_floor(file.grades.level_floor))
         .map_err(|e| UsageError(format!("{source}: [grades] {e}")))?;
+    let mut by_size = std::collections::BTreeMap::new();
+    for (key, g) in &file.grades.size {
+        let size: usize =
+            key.parse().map_err(|_| UsageError(format!("{source}: [grades.size.{key}]: the size must be a number")))?;
+        let t = Thresholds::new(g.k1, g.k2, g.k3)
+            .and_then(|t| t.with_floor(g.level_floor))
+            .map_err(|e| UsageError(format!("{source}: [grades.size.{key}] {e}")))?;
+        by_size.insert(size, t);
+    }
     if !(1..=1_000_000).contains(&file.run.chunk) {
         return Err(UsageError(format!("{source}: [run] chunk must be 1 to 1000000, got {}", file.run.chunk)));
     }
-    Ok(RunConfig { kind, thresholds, params: file.generate, run: file.run, table })
+    Ok(RunConfig { kind, thresholds, by_size, params: file.generate, run: file.run, table })
 }
 
 /// Load and validate the configuration of `kind`, with `user` merged over the defaults.
@@ -120,6 +152,21 @@ mod tests {
         let mut table: toml::Table = builtin(KindId::Sudoku).parse().unwrap();
         merge(&mut table, text.parse().unwrap());
         from_table(KindId::Sudoku, table, "test")
+    }
+
+    #[test]
+    fn per_size_thresholds_and_floors() {
+        let c = with("[grades.size.9]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\nlevel_floor = [0, 4, 6]\n").unwrap();
+        assert_eq!(c.thresholds_for(Some(9)).k(), [1.0, 2.0, 3.0]);
+        assert_eq!(c.thresholds_for(Some(9)).floor(), [0, 4, 6]);
+        assert_eq!(c.thresholds_for(Some(6)).k(), c.thresholds.k());
+        assert_eq!(c.thresholds.floor(), [0, 2, 5]);
+        let e = with("[grades.size.nine]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n").unwrap_err().0;
+        assert!(e.contains("[grades.size.nine]"), "{e}");
+        let e = with("[grades.size.9]\nk1 = 3.0\nk2 = 2.0\nk3 = 4.0\n").unwrap_err().0;
+        assert!(e.contains("[grades.size.9]") && e.contains("k1=3"), "{e}");
+        let e = with("[grades]\nlevel_floor = [5, 2, 0]\n").unwrap_err().0;
+        assert!(e.contains("level_floor"), "{e}");
     }
 
     #[test]

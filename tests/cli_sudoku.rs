@@ -220,6 +220,8 @@ fn calibrate_fits_thresholds_reports_bad_lines_and_writes_a_config() {
     }
     lines.insert(3, format!("{},easy", ".".repeat(81)));
     lines.insert(5, "12345,easy".to_string());
+    let unknown = lines[10].replace(",simple", ",fiendish");
+    lines.insert(9, unknown);
     std::fs::write(&reference, lines.join("\n")).unwrap();
     let written = tmp.path().join("calibrated.toml");
     let o = run(
@@ -237,6 +239,8 @@ fn calibrate_fits_thresholds_reports_bad_lines_and_writes_a_config() {
     assert_eq!(o.status.code(), Some(1), "bad lines make the exit code 1");
     let err = stderr(&o);
     assert!(err.contains("line 4:") && err.contains("line 6:"), "{err}");
+    assert!(err.contains("line 10: unknown label \"fiendish\""), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
     let out = stdout(&o);
     assert!(out.contains("thresholds k1=") && out.contains("gamma (held out) ="), "{out}");
     // The written config loads and grades.

@@ -27,6 +27,9 @@ const KNOWN_LEVELS: &[&[&str]] = &[
     &["e", "n", "h", "x", "u"],
 ];
 
+/// The level of puzzles given without a label (a generated sample, for `quantile`).
+const UNLABELLED: &str = "sample";
+
 /// A rated reference puzzle: (reference level index, steps, hardest level).
 type Item = (usize, f64, u8);
 
@@ -189,8 +192,20 @@ pub fn calibrate<K: Kind>(
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
+        // A JSON line without a tab is a bare puzzle or book record: no label (quantile on a
+        // generated sample).
+        let bare = t.starts_with('{') && !t.contains('\t');
         let mut fields = if t.contains('\t') { t.split('\t') } else { t.split(',') };
-        let (puzzle, label) = (fields.next().unwrap_or(""), fields.next().map(str::trim).unwrap_or(""));
+        let (puzzle, label) = if bare {
+            (t, UNLABELLED)
+        } else {
+            (fields.next().unwrap_or(""), fields.next().map(str::trim).unwrap_or(""))
+        };
+        if label == UNLABELLED && method != CalibrationMethod::Quantile {
+            failed = true;
+            eprintln!("line {}: no label (only --method quantile takes unlabelled puzzles)", i + 1);
+            continue;
+        }
         if label.is_empty() {
             failed = true;
             eprintln!("line {}: no label after the puzzle", i + 1);
@@ -206,9 +221,16 @@ pub fn calibrate<K: Kind>(
     }
     let levels: Vec<String> = match levels {
         Some(l) => l,
+        None if entries.iter().all(|e| e.2 == UNLABELLED) => vec![UNLABELLED.to_string()],
         None => {
             let found: std::collections::BTreeSet<&str> = entries.iter().map(|e| e.2.as_str()).collect();
-            let known = KNOWN_LEVELS.iter().find(|ls| found.iter().all(|f| ls.contains(f)));
+            // The known label set that covers most lines, if it covers at least 90% of them:
+            // the other lines then get `line N: unknown label` like any bad line.
+            let covered = |ls: &[&str]| entries.iter().filter(|e| ls.contains(&e.2.as_str())).count();
+            let known = KNOWN_LEVELS
+                .iter()
+                .max_by_key(|ls| covered(ls))
+                .filter(|ls| covered(ls) * 10 >= entries.len() * 9 && covered(ls) > 0);
             match known {
                 Some(ls) => ls.iter().map(|s| s.to_string()).collect(),
                 None => {
@@ -342,7 +364,11 @@ pub fn calibrate<K: Kind>(
     for (l, name) in levels.iter().enumerate() {
         println!("{name:<8} {}", tab[l].iter().map(|n| format!("{n:>7}")).collect::<String>());
     }
-    println!("gamma (held out) = {gamma:.4}  [bootstrap 95%: {lo:.4}, {hi:.4}]   tau-b = {tau:.4}   spearman rho (steps vs level) = {rho:.4}");
+    if nl < 2 {
+        println!("one level only (an unlabelled sample): shares per grade, no agreement to measure");
+    } else {
+        println!("gamma (held out) = {gamma:.4}  [bootstrap 95%: {lo:.4}, {hi:.4}]   tau-b = {tau:.4}   spearman rho (steps vs level) = {rho:.4}");
+    }
     if let Some(dir) = report_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let all: Vec<f64> = items.iter().map(|x| x.1).collect();

@@ -36,7 +36,7 @@ pub fn generate<K: Kind>(
     quiet: bool,
 ) -> Result<Stats> {
     let started = Instant::now();
-    let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds);
+    let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
     let mut book = BookWriter::create::<K>(out)?;
     let mut stats = Stats::new::<K>();
     let bar = progress(count, quiet);
@@ -56,7 +56,7 @@ pub fn generate<K: Kind>(
         Ok(())
     })?;
     bar.finish_and_clear();
-    let calibration = stats.to_json::<K>(&cfg.thresholds, started.elapsed(), write_time);
+    let calibration = stats.to_json::<K>(&ctx.thresholds, started.elapsed(), write_time);
     let manifest = json!({
         "program": "puzzle-factory",
         "version": env!("CARGO_PKG_VERSION"),
@@ -75,7 +75,7 @@ pub fn generate<K: Kind>(
     let report = report::from_calibration(
         format!("puzzle-factory {} calibration report", K::ID.name()),
         summary,
-        cfg.thresholds,
+        ctx.thresholds,
         &calibration,
     );
     report::write(out, &report)?;

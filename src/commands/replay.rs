@@ -8,7 +8,7 @@ use crate::pipeline::{process, Context};
 use anyhow::Result;
 
 pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, master: u64, index: u64) -> Result<()> {
-    let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds);
+    let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
     let mut log = Vec::new();
     let p = process(&ctx, index, Some(&mut log));
     match &p.outcome {

@@ -118,6 +118,15 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn solution_text(s: &Self::Solution) -> String;
     fn solution_json(s: &Self::Solution) -> serde_json::Value;
     fn givens(p: &Self::Puzzle) -> usize;
+    /// The grid size that selects `[grades.size.N]` thresholds for a run (kinds whose step scale
+    /// depends on it), or None.
+    fn grading_size(_params: &Self::Params) -> Option<usize> {
+        None
+    }
+    /// The same for one puzzle (`rate`).
+    fn puzzle_size(_p: &Self::Puzzle) -> Option<usize> {
+        None
+    }
     /// Names of the kind's extra book columns, after the technique usage columns.
     fn extra_names() -> &'static [&'static str] {
         &[]

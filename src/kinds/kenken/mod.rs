@@ -215,6 +215,12 @@ impl Kind for KenKenKind {
     fn givens(p: &KenKen) -> usize {
         p.cages.iter().filter(|c| c.op == Op::Given).count()
     }
+    fn grading_size(params: &KenKenParams) -> Option<usize> {
+        Some(params.size as usize)
+    }
+    fn puzzle_size(p: &KenKen) -> Option<usize> {
+        Some(p.size as usize)
+    }
     fn extra_names() -> &'static [&'static str] {
         &["size", "cages", "keen_id"]
     }
