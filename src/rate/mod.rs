@@ -10,6 +10,8 @@
 //! Invariant: a kind's last level must always make progress (its trial technique falls back
 //! to a guess), so the ladder terminates on every uniquely solvable puzzle.
 
+pub mod assume;
+
 use serde::Serialize;
 
 /// A technique of one puzzle kind. `ALL` lists them in ladder order (by level, easiest first);

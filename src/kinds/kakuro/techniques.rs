@@ -8,7 +8,7 @@
 
 use super::solve::{combo_support, Layout, Propagator, State, ALL};
 use crate::common::latin;
-use crate::rate::{Solving, Tally, Technique};
+use crate::rate::{assume, Solving, Tally, Technique};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Tech {
@@ -469,38 +469,16 @@ impl<'a> Position<'a> {
     fn forcing_chain(&self, t: &mut Tally<Step>) {
         let Some(base) = self.base() else { return };
         let mut prop = Propagator::new(self.lay);
-        for c in self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2).collect::<Vec<_>>() {
-            let (a, b) = (self.cand[c].trailing_zeros() as u8, 15 - self.cand[c].leading_zeros() as u8);
-            let found = match (self.assume(&base, &mut prop, c, a), self.assume(&base, &mut prop, c, b)) {
-                (None, None) => None,
-                (None, Some(_)) => Some(Step::Remove(vec![(c, 1 << a)])),
-                (Some(_), None) => Some(Step::Remove(vec![(c, 1 << b)])),
-                (Some(x), Some(y)) => (0..self.cand.len())
-                    .find(|&p| p != c && !self.placed[p] && self.cand[p] & !(x[p] | y[p]) != 0)
-                    .map(|p| Step::Remove(vec![(p, self.cand[p] & !(x[p] | y[p]))])),
-            };
-            t.record(found);
-        }
+        let remove = |c: usize, digits: u16| Step::Remove(vec![(c, digits)]);
+        assume::forcing_chains(&self.cand, &self.placed, |c, d| self.assume(&base, &mut prop, c, d), remove, t);
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
         let Some(base) = self.base() else { return };
         let mut prop = Propagator::new(self.lay);
-        let min = self.empty_cells().map(|c| self.cand[c].count_ones()).min().unwrap_or(0);
-        let cells: Vec<usize> = self.empty_cells().filter(|&c| self.cand[c].count_ones() == min).collect();
-        for &c in &cells {
-            let mut m = self.cand[c];
-            while m != 0 {
-                let d = m.trailing_zeros() as u8;
-                m &= m - 1;
-                t.record(self.assume(&base, &mut prop, c, d).is_none().then(|| Step::Remove(vec![(c, 1 << d)])));
-            }
-        }
-        if t.first.is_none() {
-            if let Some(&c) = cells.first() {
-                t.first = Some(Step::Place { cell: c, digit: self.solution[c] });
-            }
-        }
+        let remove = |c: usize, digits: u16| Step::Remove(vec![(c, digits)]);
+        let guess = |c: usize| Step::Place { cell: c, digit: self.solution[c] };
+        assume::trial(&self.cand, &self.placed, |c, d| self.assume(&base, &mut prop, c, d), remove, guess, t);
     }
 }
 
