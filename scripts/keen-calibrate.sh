@@ -6,10 +6,10 @@
 # floor) on 70% and reports gamma on the held-out 30%, with a report (SVG plots) per size in
 # OUT_DIR. Installs sgt-puzzles if absent.
 #
-# Usage: scripts/keen-calibrate.sh [COUNT] [OUT_DIR] [SIZES...]   (default: 60, /tmp/keen-calibration, 6 9)
+# Usage: scripts/keen-calibrate.sh [COUNT] [OUT_DIR] [SIZES...]   (default: 60, output/keen-calibration, 6 9)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-count=${1:-60}; out=${2:-/tmp/keen-calibration}; shift 2 || true
+count=${1:-60}; out=${2:-$here/output/keen-calibration}; shift 2 || true
 sizes=${*:-6 9}
 . "$here/scripts/common.sh"
 ensure_keen
