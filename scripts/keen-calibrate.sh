@@ -9,7 +9,7 @@
 # Usage: scripts/keen-calibrate.sh [COUNT] [OUT_DIR] [SIZES...]   (default: 60, output/keen-calibration, 6 9)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-count=${1:-60}; out=${2:-$here/output/keen-calibration}; shift 2 || true
+count=${1:-60}; out=${2:-$here/output/keen-calibration}; shift $(( $# < 2 ? $# : 2 ))
 sizes=${*:-6 9}
 . "$here/scripts/common.sh"
 ensure_keen
