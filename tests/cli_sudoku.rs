@@ -288,5 +288,12 @@ fn generate_and_calibrate_write_reports_with_well_formed_svg_plots() {
     assert!(o.status.success(), "{}", stderr(&o));
     check_svg(&rep.join("level-steps.svg"), &["simple", "intermediate", "expert", "k1="]);
     check_svg(&rep.join("steps-by-grade.svg"), &["k3="]);
-    assert!(std::fs::read_to_string(rep.join("report.md")).unwrap().contains("gamma"));
+    let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
+    assert!(md.contains("gamma"), "{md}");
+    // The interval printed is the bootstrap one: both ends are gamma values in [-1, 1].
+    let interval = md.split("[bootstrap 95%: ").nth(1).and_then(|r| r.split(']').next()).expect("an interval");
+    for end in interval.split(", ") {
+        let x: f64 = end.parse().unwrap_or_else(|_| panic!("{interval}"));
+        assert!((-1.0..=1.0).contains(&x), "{interval}");
+    }
 }

@@ -372,7 +372,7 @@ pub fn calibrate<K: Kind>(
     if let Some(dir) = report_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let all: Vec<f64> = items.iter().map(|x| x.1).collect();
-        let (lo, hi) = all.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+        let (min_steps, max_steps) = all.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
         let mut per_grade: [Vec<f64>; 4] = Default::default();
         let mut grade_counts = [0u64; 4];
         let mut usage: [Vec<u64>; 4] = std::array::from_fn(|_| vec![0; K::Tech::ALL.len()]);
@@ -388,21 +388,21 @@ pub fn calibrate<K: Kind>(
             (0..nl).map(|l| items.iter().filter(|x| x.0 == l).map(|x| x.1).collect()).collect();
         let summary = format!(
             "Reference `{}`: {} puzzles (fit {}, held out {}), method {method:?}{}.\n\n\
-             Held-out agreement: gamma {gamma:.4} [bootstrap 95%: {lo_ci:.4}, {hi_ci:.4}], tau-b {tau:.4}, \
+             Held-out agreement: gamma {gamma:.4} [bootstrap 95%: {lo:.4}, {hi:.4}], tau-b {tau:.4}, \
              Spearman rho (steps vs level) {rho:.4}.",
             reference.file_name().map(|f| f.to_string_lossy()).unwrap_or_default(),
             items.len(),
             fit.len(),
             if n_test == 0 { 0 } else { test.len() },
             if floor { ", hardest-level floor fitted" } else { "" },
-            lo_ci = lo,
-            hi_ci = hi,
         );
         let report = crate::book::report::Report {
             title: format!("puzzle-factory {} calibration report", K::ID.name()),
             summary,
             thresholds,
-            histograms: std::array::from_fn(|g| crate::book::report::Histogram::of(&per_grade[g], lo, hi)),
+            histograms: std::array::from_fn(|g| {
+                crate::book::report::Histogram::of(&per_grade[g], min_steps, max_steps)
+            }),
             techniques: K::Tech::ALL.iter().map(|t| t.name().to_string()).collect(),
             grade_counts,
             usage,
