@@ -177,19 +177,38 @@ fn blank(rows: usize, cols: usize, white: &[bool]) -> Kakuro {
 }
 
 /// The 2×2 squares of white cells, as white indices [top-left, top-right, bottom-left,
-/// bottom-right].
-fn squares(lay: &Layout) -> Vec<[usize; 4]> {
-    let at = |r: usize, c: usize| lay.white_of[r * lay.cols + c];
-    let mut out = Vec::new();
-    for r in 1..lay.rows.saturating_sub(1) {
-        for c in 1..lay.cols.saturating_sub(1) {
-            let q = [at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)];
-            if q.iter().all(|&w| w != u32::MAX) {
-                out.push(q.map(|w| w as usize));
+/// bottom-right], and the squares each white cell belongs to. They depend on the layout only,
+/// so the fill and every repair share one copy.
+struct Squares {
+    all: Vec<[usize; 4]>,
+    of_cell: Vec<Vec<usize>>,
+}
+
+impl Squares {
+    fn new(lay: &Layout) -> Squares {
+        let at = |r: usize, c: usize| lay.white_of[r * lay.cols + c];
+        let mut all = Vec::new();
+        for r in 1..lay.rows.saturating_sub(1) {
+            for c in 1..lay.cols.saturating_sub(1) {
+                let q = [at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)];
+                if q.iter().all(|&w| w != u32::MAX) {
+                    all.push(q.map(|w| w as usize));
+                }
             }
         }
+        let mut of_cell: Vec<Vec<usize>> = vec![Vec::new(); lay.whites.len()];
+        for (i, q) in all.iter().enumerate() {
+            for &w in q {
+                of_cell[w].push(i);
+            }
+        }
+        Squares { all, of_cell }
     }
-    out
+
+    /// The squares holding white cell `w`.
+    fn of(&self, w: usize) -> impl Iterator<Item = &[usize; 4]> {
+        self.of_cell[w].iter().map(|&i| &self.all[i])
+    }
 }
 
 /// Can the filled square swap: a+k, b−k, c−k, d+k keeps both row and both column sums; it is a
@@ -217,21 +236,13 @@ fn swappable(lay: &Layout, digits: &[u8], used: &[u16], q: &[usize; 4]) -> bool 
 
 /// Fill every white cell, no repeat in a run and no 2×2 square that could swap (the commonest
 /// second solution); None if the search gives up.
-fn fill(lay: &Layout, rng: &mut Xoshiro256PlusPlus) -> Option<Vec<u8>> {
+fn fill(lay: &Layout, sq: &Squares, rng: &mut Xoshiro256PlusPlus) -> Option<Vec<u8>> {
     let n = lay.whites.len();
-    let sq = squares(lay);
-    let mut of_cell: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, q) in sq.iter().enumerate() {
-        for &w in q {
-            of_cell[w].push(i);
-        }
-    }
     let mut digits = vec![0u8; n];
     let mut used = vec![0u16; lay.runs.len()];
     struct Ctx<'a> {
         lay: &'a Layout,
-        sq: &'a [[usize; 4]],
-        of_cell: &'a [Vec<usize>],
+        sq: &'a Squares,
     }
     fn rec(
         cx: &Ctx,
@@ -271,10 +282,7 @@ fn fill(lay: &Layout, rng: &mut Xoshiro256PlusPlus) -> Option<Vec<u8>> {
             digits[w] = x;
             used[a as usize] |= 1 << x;
             used[d as usize] |= 1 << x;
-            let ok = cx.of_cell[w].iter().all(|&i| {
-                let q = &cx.sq[i];
-                q.iter().any(|&c| digits[c] == 0) || !swappable(lay, digits, used, q)
-            });
+            let ok = cx.sq.of(w).all(|q| q.iter().any(|&c| digits[c] == 0) || !swappable(lay, digits, used, q));
             if ok && rec(cx, digits, used, left - 1, budget, rng) {
                 return true;
             }
@@ -284,7 +292,7 @@ fn fill(lay: &Layout, rng: &mut Xoshiro256PlusPlus) -> Option<Vec<u8>> {
         }
         false
     }
-    let cx = Ctx { lay, sq: &sq, of_cell: &of_cell };
+    let cx = Ctx { lay, sq };
     // Restarts instead of deep backtracking: a fill that has not finished within a few times
     // the cell count rarely finishes at all (measured: 8% of 8×10 fills ran 20,000 nodes and
     // failed; with restarts every fill succeeds).
@@ -332,7 +340,7 @@ pub fn to_puzzle(lay: &Layout) -> Kakuro {
 /// the fewest combinations (ties at random) among those that make no 2×2 square swappable, or
 /// any free digit when every choice does (large boards get there). The second solution no
 /// longer fits either sum.
-fn repair(lay: &mut Layout, sq: &[[usize; 4]], digits: &mut [u8], other: &[u8], rng: &mut Xoshiro256PlusPlus) -> bool {
+fn repair(lay: &mut Layout, sq: &Squares, digits: &mut [u8], other: &[u8], rng: &mut Xoshiro256PlusPlus) -> bool {
     let mut used: Vec<u16> =
         lay.runs.iter().map(|r| r.cells.iter().fold(0u16, |m, &c| m | 1 << digits[c as usize])).collect();
     let mut diff: Vec<usize> = (0..digits.len()).filter(|&w| digits[w] != other[w]).collect();
@@ -352,7 +360,7 @@ fn repair(lay: &mut Layout, sq: &[[usize; 4]], digits: &mut [u8], other: &[u8], 
             let (ua, ud) = (used[a], used[d]);
             used[a] = ua & !(1 << old) | 1 << x;
             used[d] = ud & !(1 << old) | 1 << x;
-            let swap = sq.iter().any(|q| q.contains(&w) && swappable(lay, digits, &used, q));
+            let swap = sq.of(w).any(|q| swappable(lay, digits, &used, q));
             (used[a], used[d]) = (ua, ud);
             digits[w] = old;
             if swap {
@@ -385,10 +393,10 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let (rows, cols) = (p.rows as usize, p.cols as usize);
     let white = (0..LAYOUT_ATTEMPTS).find_map(|_| layout(p, rng)).ok_or(Reject::GeneratorFailed)?;
     let mut lay = Layout::new(&blank(rows, cols, &white)).map_err(|_| Reject::GeneratorFailed)?;
-    let mut digits = fill(&lay, rng).ok_or(Reject::GeneratorFailed)?;
+    let sq = Squares::new(&lay);
+    let mut digits = fill(&lay, &sq, rng).ok_or(Reject::GeneratorFailed)?;
     let runs = lay.runs.len();
     set_sums(&mut lay, &digits, 0..runs);
-    let sq = squares(&lay);
     let mut repairs = 0;
     // The fill always solves its own sums, so unique means: no other solution.
     let budget = FULL_SEARCH_NODES_PER_CELL * lay.whites.len() as u64;

@@ -513,20 +513,24 @@ pub struct Found {
 /// fewer nodes where the cheap search explodes (30×30 boards near uniqueness). `full_budget`
 /// caps the second search (`aborted` is then set).
 fn search_with_fallback(lay: &Layout, limit: usize, avoid: Option<&[u8]>, full_budget: u64) -> Found {
-    for full in [false, true] {
-        let budget = if full { full_budget } else { 64 + 8 * lay.whites.len() as u64 };
-        let mut found = Found { count: 0, solutions: Vec::new(), nodes: 0, budget, aborted: false };
-        let mut st = State::new(lay);
-        let mut prop = Propagator::new(lay);
-        prop.full = full;
-        if prop.propagate_all(&mut st) {
-            search(&mut prop, st, limit, avoid, &mut found);
-        }
-        if !found.aborted || full {
-            return found;
-        }
+    let found = search_from_scratch(lay, false, 64 + 8 * lay.whites.len() as u64, limit, avoid);
+    if found.aborted {
+        search_from_scratch(lay, true, full_budget, limit, avoid)
+    } else {
+        found
     }
-    unreachable!("the loop returns on its second pass")
+}
+
+/// One search from the empty board, with the full check on or off and a node budget.
+fn search_from_scratch(lay: &Layout, full: bool, budget: u64, limit: usize, avoid: Option<&[u8]>) -> Found {
+    let mut found = Found { count: 0, solutions: Vec::new(), nodes: 0, budget, aborted: false };
+    let mut st = State::new(lay);
+    let mut prop = Propagator::new(lay);
+    prop.full = full;
+    if prop.propagate_all(&mut st) {
+        search(&mut prop, st, limit, avoid, &mut found);
+    }
+    found
 }
 
 /// Count solutions up to `limit`, keeping them (no budget: always decides).
@@ -724,22 +728,8 @@ mod tests {
                 run.sum = run.cells.iter().map(|&w| digits[w as usize]).sum();
                 run.combos = sum_combos(run.sum as u32, run.cells.len());
             }
-            let cheap = {
-                let mut found = Found { count: 0, solutions: Vec::new(), nodes: 0, budget: u64::MAX, aborted: false };
-                let mut st = State::new(&lay);
-                let mut prop = Propagator::new(&lay);
-                if prop.propagate_all(&mut st) {
-                    search(&mut prop, st, 30, None, &mut found);
-                }
-                found.count
-            };
-            let mut found = Found { count: 0, solutions: Vec::new(), nodes: 0, budget: u64::MAX, aborted: false };
-            let mut st = State::new(&lay);
-            let mut prop = Propagator::new(&lay);
-            prop.full = true;
-            if prop.propagate_all(&mut st) {
-                search(&mut prop, st, 30, None, &mut found);
-            }
+            let cheap = search_from_scratch(&lay, false, u64::MAX, 30, None).count;
+            let found = search_from_scratch(&lay, true, u64::MAX, 30, None);
             assert_eq!(cheap, found.count);
             assert_eq!(count_solutions(&lay, 30).count, cheap);
             counts[cheap.min(2)] += 1;
