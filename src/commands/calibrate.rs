@@ -252,12 +252,7 @@ pub fn calibrate<K: Kind>(
                     .iter()
                     .position(|l| l == label)
                     .ok_or_else(|| format!("unknown label {label:?} (levels: {})", levels.join(",")))?;
-                let solved = K::solve(p, 2);
-                let solution = match (solved.count, solved.first) {
-                    (1, Some(s)) => s,
-                    (0, _) | (_, None) => return Err("puzzle has no solution".to_string()),
-                    _ => return Err("puzzle has more than one solution".to_string()),
-                };
+                let solution = super::lines::unique_solution::<K>(p)?;
                 let rated = K::rate(p, &solution, None);
                 if !rated.solved {
                     return Err("the rater could not finish this puzzle".into());

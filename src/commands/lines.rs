@@ -92,7 +92,8 @@ fn process_lines(
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn unique_solution<K: Kind>(p: &K::Puzzle) -> Result<K::Solution, String> {
+/// The one solution of a puzzle, or why there is not exactly one (`rate`, `calibrate`).
+pub(super) fn unique_solution<K: Kind>(p: &K::Puzzle) -> Result<K::Solution, String> {
     let solved = K::solve(p, 2);
     match (solved.count, solved.first) {
         (1, Some(s)) => Ok(s),
