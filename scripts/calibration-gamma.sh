@@ -7,6 +7,7 @@
 # Installs the Debian package qqwing if it is absent.
 #
 # Usage: scripts/calibration-gamma.sh [SEED] [DATA_DIR]
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seed=${1:-1}

@@ -4,6 +4,7 @@
 # Also prints our grade distribution, rejections and repairs. Installs sgt-puzzles if absent.
 #
 # Usage: scripts/compare-keen.sh [N_OURS] [N_KEEN] [REPEAT] [SIZE]
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n_ours=${1:-1000}; n_keen=${2:-40}; repeat=${3:-3}; size=${4:-9}
@@ -17,7 +18,7 @@ dn=(); dh=(); ours=()
 for i in $(seq "$repeat"); do
   dn+=("$(secs "$keen" --generate "$n_keen" "${size}dn#cmp$i")")
   dh+=("$(secs "$keen" --generate "$n_keen" "${size}dh#cmp$i")")
-  ours+=("$(secs "$bin" --kind kenken generate --size "$size" --count "$n_ours" --seed "$i" --threads 1 --quiet --out "$tmp/b")")
+  ours+=("$(secs "$bin" --kind kenken generate --size "$size" --count "$n_ours" --seed "$i" --threads 1 --quiet --force --out "$tmp/b")")
 done
 dn_rate=$(calc "$n_keen / $(printf '%s\n' "${dn[@]}" | median)")
 dh_rate=$(calc "$n_keen / $(printf '%s\n' "${dh[@]}" | median)")

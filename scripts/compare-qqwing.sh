@@ -5,6 +5,7 @@
 # per-core figure and with all cores for the scaling figure. Each is timed REPEAT times; medians.
 #
 # Usage: scripts/compare-qqwing.sh [N_OURS] [N_QQWING] [REPEAT]
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n_ours=${1:-50000}
@@ -22,8 +23,8 @@ calc() { python3 -c "print($1)"; }
 qq=(); one=(); all=()
 for i in $(seq "$repeat"); do
   qq+=("$(secs qqwing --generate "$n_qq" --one-line)")
-  one+=("$(secs "$bin" generate --count "$n_ours" --seed "$i" --threads 1 --quiet --out "$tmp/b1")")
-  all+=("$(secs "$bin" generate --count "$n_ours" --seed "$i" --threads "$cores" --quiet --out "$tmp/bn")")
+  one+=("$(secs "$bin" generate --count "$n_ours" --seed "$i" --threads 1 --quiet --force --out "$tmp/b1")")
+  all+=("$(secs "$bin" generate --count "$n_ours" --seed "$i" --threads "$cores" --quiet --force --out "$tmp/bn")")
 done
 qq_t=$(printf '%s\n' "${qq[@]}" | median)
 one_t=$(printf '%s\n' "${one[@]}" | median)

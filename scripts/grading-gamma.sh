@@ -4,6 +4,7 @@
 # computed in the same run. Installs the Debian package qqwing if it is absent.
 #
 # Usage: scripts/grading-gamma.sh [DATA_DIR]   (default: ../shared/data/sudoku)
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 data=${1:-$here/../shared/data/sudoku}

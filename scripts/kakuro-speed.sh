@@ -6,6 +6,7 @@
 # No outside Kakuro generator exists to compare with (see issue 4).
 #
 # Usage: scripts/kakuro-speed.sh [N_8x10] [N_15x15] [N_30x30] [REPEAT]
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n8=${1:-3000}; n15=${2:-100}; n30=${3:-3}; repeat=${4:-3}
@@ -14,7 +15,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 rate() { python3 -c "import json,sys; c=json.load(open(sys.argv[1])); print(c['candidates']['accepted']/c['time_seconds']['wall'])" "$1/calibration.json"; }
 run() { # rows cols count seed
-  "$bin" --kind kakuro generate --rows "$1" --cols "$2" --count "$3" --seed "$4" --threads 1 --quiet --out "$tmp/k$1x$2"
+  "$bin" --kind kakuro generate --rows "$1" --cols "$2" --count "$3" --seed "$4" --threads 1 --quiet --force --out "$tmp/k$1x$2"
   rate "$tmp/k$1x$2"
 }
 for size in "8 10 $n8 $repeat" "15 15 $n15 $repeat" "30 30 $n30 1"; do

@@ -7,6 +7,7 @@
 # OUT_DIR. Installs sgt-puzzles if absent.
 #
 # Usage: scripts/keen-calibrate.sh [COUNT] [OUT_DIR] [SIZES...]   (default: 60, output/keen-calibration, 6 9)
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-60}; out=${2:-$here/output/keen-calibration}; shift $(( $# < 2 ? $# : 2 ))

@@ -4,6 +4,7 @@
 # Installs the Debian package sgt-puzzles if it is absent.
 #
 # Usage: scripts/keen-check.sh [COUNT] [SIZES...]   (default: 200 puzzles each of 6 and 9)
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-200}; shift || true

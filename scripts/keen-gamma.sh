@@ -5,6 +5,7 @@
 # step count, hardest level and grade against Keen's level. Installs sgt-puzzles if absent.
 #
 # Usage: scripts/keen-gamma.sh [COUNT] [SIZES...]   (default: 20 puzzles per level, sizes 6 9)
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-20}; shift || true

@@ -1,7 +1,10 @@
 //! The command line (clap derive). Doc comments here are the `--help` text.
+//!
+//! Each kind declares its own `generate`/`replay` flags (`Kind::flags`); `parse` adds them to
+//! those two commands and keeps their matches in `Cli::kind_flags` for the kind to read.
 
-use crate::kinds::{KindId, Overrides};
-use clap::{Parser, Subcommand, ValueEnum};
+use crate::kinds::{Kind, KindId, KindVisitor};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 /// How `calibrate` fits the thresholds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -29,6 +32,57 @@ pub struct Cli {
     pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
+    /// The matches of the command, holding the kinds' own flags (filled by `parse`).
+    #[arg(skip)]
+    pub kind_flags: ArgMatches,
+}
+
+/// Every kind's flags, each flag id once (the first kind to declare it gives its help).
+pub fn all_kind_flags() -> Vec<clap::Arg> {
+    struct Flags;
+    impl KindVisitor for Flags {
+        type Output = Vec<clap::Arg>;
+        fn visit<K: Kind>(self) -> Vec<clap::Arg> {
+            K::flags()
+        }
+    }
+    let mut all: Vec<clap::Arg> = Vec::new();
+    for k in KindId::ALL {
+        for a in k.visit(Flags) {
+            if !all.iter().any(|b| b.get_id() == a.get_id()) {
+                all.push(a);
+            }
+        }
+    }
+    all
+}
+
+/// The clap command with the kinds' flags added to `generate` and `replay`.
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    for sub in ["generate", "replay"] {
+        cmd = cmd.mut_subcommand(sub, |c| c.args(all_kind_flags()));
+    }
+    cmd
+}
+
+/// Parse the process's arguments (exits with clap's message and code 2 on a usage error).
+pub fn parse() -> Cli {
+    parse_from(std::env::args_os())
+}
+
+/// Parse `args` (the first is the program name).
+pub fn parse_from<I, T>(args: I) -> Cli
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let m = command().get_matches_from(args);
+    let mut cli = Cli::from_arg_matches(&m).unwrap_or_else(|e| e.exit());
+    if let Some((_, sub)) = m.subcommand() {
+        cli.kind_flags = sub.clone();
+    }
+    cli
 }
 
 #[derive(Subcommand, Debug)]
@@ -41,11 +95,14 @@ pub enum Command {
         /// Master seed: with the kind and parameters it fixes every candidate.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Output directory (created if missing).
+        /// Output directory (created if missing). It is replaced as a whole when the run
+        /// completes; a directory that already holds a book is refused unless --force.
         #[arg(long, default_value = "output/book")]
         out: PathBuf,
-        #[command(flatten)]
-        shape: Overrides,
+        /// Replace the finished book in --out (kept whole until the new one is complete), or
+        /// discard an unfinished run there.
+        #[arg(long)]
+        force: bool,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
     Rate {
@@ -99,11 +156,9 @@ pub enum Command {
         /// Master seed of the run.
         #[arg(long)]
         seed: u64,
-        /// Candidate index.
+        /// Candidate index. Give the run's own kind flags (--size, --rows, --cols, --symmetry)
+        /// and --config as it used them.
         #[arg(long)]
         index: u64,
-        /// The run's shape flags (--size, --rows, --cols, --symmetry), as it used them.
-        #[command(flatten)]
-        shape: Overrides,
     },
 }

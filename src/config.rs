@@ -1,14 +1,17 @@
 //! CLI flags + `config/<kind>.toml` → one validated, immutable `RunConfig`.
 //!
-//! The built-in defaults are the files in `config/`, compiled into the binary, so the program
-//! runs anywhere. `--config FILE` is merged over them key by key, so a user file only needs the
-//! keys it changes. Unknown keys, wrong types and bad thresholds are refused with a message
+//! The built-in defaults are the files in `config/`, compiled into the binary (each kind names
+//! its own, `Kind::DEFAULT_CONFIG`), so the program runs anywhere. `--config FILE` is merged over
+//! them key by key, so a user file only needs the keys it changes. Unknown keys, wrong types,
+//! values out of range and keys that would have no effect on the run are refused with a message
 //! that names the key; such errors are `UsageError`s (exit code 2).
 
 use crate::grade::Thresholds;
-use crate::kinds::KindId;
+use crate::kinds::Kind;
+use crate::rate::Technique;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// An error in how the program was called or configured: exit code 2.
@@ -16,14 +19,19 @@ use std::path::Path;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
-fn builtin(kind: KindId) -> &'static str {
-    match kind {
-        KindId::Sudoku => include_str!("../config/sudoku.toml"),
-        KindId::Kenken => include_str!("../config/kenken.toml"),
-        KindId::Kakuro => include_str!("../config/kakuro.toml"),
-    }
+/// One set of grade thresholds: `[grades]` or `[grades.size.N]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GradeKeys {
+    k1: f64,
+    k2: f64,
+    k3: f64,
+    #[serde(default)]
+    level_floor: [u8; 3],
 }
 
+/// `[grades]`: the keys of `GradeKeys` (not flattened: a flattened struct loses the key path
+/// in type errors) and the per-size tables.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Grades {
@@ -35,17 +43,7 @@ struct Grades {
     /// Thresholds for other grid sizes (`[grades.size.9]`), for kinds whose step scale
     /// depends on the size (KenKen).
     #[serde(default)]
-    size: std::collections::BTreeMap<String, SizeGrades>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SizeGrades {
-    k1: f64,
-    k2: f64,
-    k3: f64,
-    #[serde(default)]
-    level_floor: [u8; 3],
+    size: BTreeMap<String, GradeKeys>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -63,24 +61,49 @@ struct FileConfig<P> {
     run: RunSection,
 }
 
+/// Everything a run needs, validated.
+#[derive(Clone, Debug)]
+pub struct RunConfig<P> {
+    pub thresholds: Thresholds,
+    /// Thresholds for particular grid sizes (`[grades.size.N]`); others use `thresholds`.
+    pub by_size: BTreeMap<usize, Thresholds>,
+    pub params: P,
+    pub run: RunSection,
+    /// The merged configuration as used, for the manifest.
+    pub table: toml::Table,
+    /// The `[grades]` keys the user's `--config` file set (checked by `check_effect`).
+    user_grades: Vec<String>,
+}
+
 impl<P> RunConfig<P> {
     /// The thresholds for a grid size (`[grades.size.N]` when given, else `[grades]`).
     pub fn thresholds_for(&self, size: Option<usize>) -> Thresholds {
         size.and_then(|s| self.by_size.get(&s)).copied().unwrap_or(self.thresholds)
     }
-}
 
-/// Everything a run needs, validated.
-#[derive(Clone, Debug)]
-pub struct RunConfig<P> {
-    pub kind: KindId,
-    pub thresholds: Thresholds,
-    /// Thresholds for particular grid sizes (`[grades.size.N]`); others use `thresholds`.
-    pub by_size: std::collections::BTreeMap<usize, Thresholds>,
-    pub params: P,
-    pub run: RunSection,
-    /// The merged configuration as used, for the manifest.
-    pub table: toml::Table,
+    /// A run that grades one size only (`generate` at `size`): refuse grade keys of the user's
+    /// file that it would ignore, naming them (a `[grades]` threshold shadowed by the built-in
+    /// `[grades.size.N]` of this size, or a `[grades.size.M]` of another size).
+    pub fn check_effect(&self, size: Option<usize>, source: &str) -> Result<(), UsageError> {
+        for key in &self.user_grades {
+            let ignored = match key.strip_prefix("size.") {
+                Some(rest) => {
+                    let n = rest.split('.').next().unwrap_or(rest);
+                    size.map(|s| s.to_string()) != Some(n.to_string())
+                }
+                None => size.is_some_and(|s| self.by_size.contains_key(&s)),
+            };
+            if ignored {
+                let why = match size {
+                    Some(s) if key.starts_with("size.") => format!("this run grades size {s} only"),
+                    Some(s) => format!("[grades.size.{s}] sets the thresholds of size {s}: set it there"),
+                    None => "this kind has no per-size thresholds".to_string(),
+                };
+                return Err(UsageError(format!("{source}: [grades] {key} has no effect on this run ({why})")));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn merge(base: &mut toml::Table, over: toml::Table) {
@@ -94,64 +117,122 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
     }
 }
 
-/// The merged configuration table for `kind`: built-in defaults, then `user` over them.
-pub fn load_table(kind: KindId, user: Option<&Path>) -> Result<toml::Table, UsageError> {
-    let mut table: toml::Table = builtin(kind).parse().expect("built-in config parses");
+/// The dotted names of the keys a user file sets under `[grades]` (`k1`, `size.9.k1`).
+fn grade_keys(over: &toml::Table) -> Vec<String> {
+    fn walk(prefix: &str, t: &toml::Table, out: &mut Vec<String>) {
+        for (k, v) in t {
+            let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            match v {
+                toml::Value::Table(sub) => walk(&name, sub, out),
+                _ => out.push(name),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(toml::Value::Table(g)) = over.get("grades") {
+        walk("", g, &mut out);
+    }
+    out
+}
+
+/// The merged configuration table: `defaults` (a kind's built-in file), then `user` over them.
+/// Also returns the `[grades]` keys the user file set.
+pub fn load_table(defaults: &str, user: Option<&Path>) -> Result<(toml::Table, Vec<String>), UsageError> {
+    let mut table: toml::Table = defaults.parse().expect("built-in config parses");
+    let mut keys = Vec::new();
     if let Some(path) = user {
         let text =
             std::fs::read_to_string(path).map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
         let over: toml::Table = text.parse().map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
+        keys = grade_keys(&over);
         merge(&mut table, over);
     }
-    Ok(table)
+    Ok((table, keys))
 }
 
-/// Validate a merged table into a `RunConfig` for a kind with parameters `P`.
+/// Deserialize, naming the key of a wrong type or unknown name (`[generate] size: invalid type`).
+fn typed<T: DeserializeOwned>(table: toml::Table, source: &str) -> Result<T, UsageError> {
+    serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+        let path = e.path().to_string();
+        let msg = e.inner().to_string();
+        // The TOML error may add a line naming the table; the path already does.
+        let msg = msg.lines().next().unwrap_or("").trim();
+        if path.is_empty() || path == "." {
+            UsageError(format!("{source}: {msg}"))
+        } else {
+            UsageError(format!("{source}: key {path}: {msg}"))
+        }
+    })
+}
+
+/// Thresholds from one `[grades]` table, each value range-checked (`max_level`: the kind's
+/// hardest technique level, the largest meaningful floor).
+fn checked_thresholds(g: &GradeKeys, max_level: u8) -> Result<Thresholds, String> {
+    for (key, v) in [("k1", g.k1), ("k2", g.k2), ("k3", g.k3)] {
+        if !(v.is_finite() && v > 0.0) {
+            return Err(format!("{key} must be a positive number, got {v}"));
+        }
+    }
+    if let Some(f) = g.level_floor.iter().find(|&&f| f > max_level) {
+        return Err(format!("level_floor entries must be 0 (off) to {max_level}, got {f}"));
+    }
+    Thresholds::new(g.k1, g.k2, g.k3).and_then(|t| t.with_floor(g.level_floor))
+}
+
+/// Validate a merged table into a `RunConfig` for a kind with parameters `P` whose techniques
+/// go up to `max_level`.
 pub fn from_table<P: DeserializeOwned>(
-    kind: KindId,
     table: toml::Table,
+    user_grades: Vec<String>,
+    max_level: u8,
     source: &str,
 ) -> Result<RunConfig<P>, UsageError> {
-    let file: FileConfig<P> = table
-        .clone()
-        .try_into()
-        .map_err(|e: toml::de::Error| UsageError(format!("{source}: {}", e.message().trim())))?;
-    let thresholds = Thresholds::new(file.grades.k1, file.grades.k2, file.grades.k3)
-        .and_then(|t| t.with_floor(file.grades.level_floor))
-        .map_err(|e| UsageError(format!("{source}: [grades] {e}")))?;
-    let mut by_size = std::collections::BTreeMap::new();
+    let file: FileConfig<P> = typed(table.clone(), source)?;
+    let g = &file.grades;
+    let thresholds =
+        checked_thresholds(&GradeKeys { k1: g.k1, k2: g.k2, k3: g.k3, level_floor: g.level_floor }, max_level)
+            .map_err(|e| UsageError(format!("{source}: [grades] {e}")))?;
+    let mut by_size = BTreeMap::new();
     for (key, g) in &file.grades.size {
         let size: usize =
-            key.parse().map_err(|_| UsageError(format!("{source}: [grades.size.{key}]: the size must be a number")))?;
-        let t = Thresholds::new(g.k1, g.k2, g.k3)
-            .and_then(|t| t.with_floor(g.level_floor))
-            .map_err(|e| UsageError(format!("{source}: [grades.size.{key}] {e}")))?;
+            key.parse().ok().filter(|n| (1..=255).contains(n)).ok_or_else(|| {
+                UsageError(format!("{source}: [grades.size.{key}]: the size must be a number, 1 to 255"))
+            })?;
+        let t =
+            checked_thresholds(g, max_level).map_err(|e| UsageError(format!("{source}: [grades.size.{key}] {e}")))?;
         by_size.insert(size, t);
     }
     if !(1..=1_000_000).contains(&file.run.chunk) {
         return Err(UsageError(format!("{source}: [run] chunk must be 1 to 1000000, got {}", file.run.chunk)));
     }
-    Ok(RunConfig { kind, thresholds, by_size, params: file.generate, run: file.run, table })
+    Ok(RunConfig { thresholds, by_size, params: file.generate, run: file.run, table, user_grades })
 }
 
-/// Load and validate the configuration of `kind`, with `user` merged over the defaults.
-pub fn load<P: DeserializeOwned>(kind: KindId, user: Option<&Path>) -> Result<RunConfig<P>, UsageError> {
-    let source = match user {
+/// Where a configuration came from, for messages.
+pub fn source_name<K: Kind>(user: Option<&Path>) -> String {
+    match user {
         Some(p) => format!("--config {}", p.display()),
-        None => format!("built-in config/{}.toml", kind.name()),
-    };
-    from_table(kind, load_table(kind, user)?, &source)
+        None => format!("built-in config/{}.toml", K::NAME),
+    }
+}
+
+/// Load and validate the configuration of kind `K`, with `user` merged over its defaults.
+pub fn load<K: Kind>(user: Option<&Path>) -> Result<RunConfig<K::Params>, UsageError> {
+    let (table, keys) = load_table(K::DEFAULT_CONFIG, user)?;
+    from_table(table, keys, K::Tech::max_level(), &source_name::<K>(user))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::sudoku::SudokuParams;
+    use crate::kinds::sudoku::{Sudoku, SudokuParams};
 
     fn with(text: &str) -> Result<RunConfig<SudokuParams>, UsageError> {
-        let mut table: toml::Table = builtin(KindId::Sudoku).parse().unwrap();
-        merge(&mut table, text.parse().unwrap());
-        from_table(KindId::Sudoku, table, "test")
+        let mut table: toml::Table = Sudoku::DEFAULT_CONFIG.parse().unwrap();
+        let over: toml::Table = text.parse().unwrap();
+        let keys = grade_keys(&over);
+        merge(&mut table, over);
+        from_table(table, keys, 6, "test")
     }
 
     #[test]
@@ -171,7 +252,7 @@ mod tests {
 
     #[test]
     fn builtin_defaults_load() {
-        let c: RunConfig<SudokuParams> = load(KindId::Sudoku, None).unwrap();
+        let c: RunConfig<SudokuParams> = load::<Sudoku>(None).unwrap();
         assert_eq!(c.params, SudokuParams::default());
         assert_eq!(c.thresholds.k(), [256.8, 766.9, 5015.5]);
     }
@@ -183,9 +264,44 @@ mod tests {
         let e = with("[generate]\nsymetry = \"none\"\n").unwrap_err().0;
         assert!(e.contains("symetry"), "{e}");
         let e = with("[grades]\nk2 = \"x\"\n").unwrap_err().0;
-        assert!(e.contains("k2") || e.contains("invalid type"), "{e}");
+        assert!(e.contains("key grades.k2") && e.contains("invalid type"), "{e}");
+        let e = with("[grades]\nk1 = -5.0\n").unwrap_err().0;
+        assert!(e.contains("k1 must be a positive number"), "{e}");
+        let e = with("[grades]\nlevel_floor = [0, 2, 99]\n").unwrap_err().0;
+        assert!(e.contains("level_floor") && e.contains("99"), "{e}");
+        let e = with("[generate]\nsymmetry = 3\n").unwrap_err().0;
+        assert!(e.contains("key generate.symmetry"), "{e}");
         let e = with("[run]\nchunk = 0\n").unwrap_err().0;
         assert!(e.contains("chunk"), "{e}");
         assert!(with("[generate]\nsymmetry = \"mirror\"\n").is_ok());
+    }
+}
+
+#[cfg(test)]
+mod effect_tests {
+    use super::*;
+    use crate::kinds::kenken::{KenKenKind, KenKenParams};
+
+    fn kenken(text: &str) -> RunConfig<KenKenParams> {
+        let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
+        let over: toml::Table = text.parse().unwrap();
+        let keys = grade_keys(&over);
+        merge(&mut table, over);
+        from_table(table, keys, 6, "test").unwrap()
+    }
+
+    #[test]
+    fn keys_without_effect_are_named() {
+        // [grades] is shadowed at size 9 by the built-in [grades.size.9].
+        let c = kenken("[grades]\nk1 = 100.0\nk2 = 200.0\nk3 = 300.0\n");
+        let e = c.check_effect(Some(9), "test").unwrap_err().0;
+        assert!(e.contains("[grades] k1") && e.contains("[grades.size.9]"), "{e}");
+        assert!(c.check_effect(Some(6), "test").is_ok());
+        // A size table of another size has no effect on a 6×6 run.
+        let c = kenken("[grades.size.7]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n");
+        let e = c.check_effect(Some(6), "test").unwrap_err().0;
+        assert!(e.contains("size.7.k1"), "{e}");
+        assert!(c.check_effect(Some(7), "test").is_ok());
+        assert!(kenken("").check_effect(Some(9), "test").is_ok());
     }
 }

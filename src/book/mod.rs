@@ -1,9 +1,12 @@
 //! The graded puzzle book: records, the files they go to, and the run's statistics.
 //!
-//! Every file is written under a temporary name in the output directory and renamed only when
-//! the whole run succeeded, so a crash never leaves a half-written file under its final name.
+//! A run writes into a staging folder that replaces the output folder in one atomic step when
+//! the whole run succeeded (`outdir`), so a crash never leaves a half-written book under its
+//! final name. Files written elsewhere (calibrate's reports) go through `atomic`.
 
 pub mod atomic;
+pub mod id;
+pub mod outdir;
 pub mod record;
 pub mod report;
 pub mod stats;

@@ -64,7 +64,8 @@ fn json_string(out: &mut String, s: &str) {
 }
 
 impl Record {
-    pub fn new<K: Kind>(master: u64, index: u64, acc: &Accepted<K>) -> Record {
+    /// The record of candidate `index` of the run with master seed `master`; `id` is its id.
+    pub fn new<K: Kind>(id: &str, master: u64, index: u64, acc: &Accepted<K>) -> Record {
         let kind = K::ID.name();
         let steps = round_steps(acc.rating.steps);
         let givens = K::givens(&acc.puzzle);
@@ -73,8 +74,7 @@ impl Record {
         let extras = K::extra_values(&acc.puzzle, &acc.solution);
 
         let mut csv = String::with_capacity(256 + puzzle_text.len() + solution_text.len());
-        let id = format!("{kind}-{master}-{index}");
-        for f in [&id, kind, &master.to_string(), &index.to_string(), acc.grade.name(), &format!("{steps:.2}")] {
+        for f in [id, kind, &master.to_string(), &index.to_string(), acc.grade.name(), &format!("{steps:.2}")] {
             push_csv_field(&mut csv, f);
         }
         push_csv_field(&mut csv, &acc.rating.hardest_level.to_string());
@@ -94,7 +94,7 @@ impl Record {
 
         let mut json = String::with_capacity(512 + 2 * (puzzle_text.len() + solution_text.len()));
         json.push_str("{\"id\":");
-        json_string(&mut json, &id);
+        json_string(&mut json, id);
         json.push_str(",\"kind\":");
         json_string(&mut json, kind);
         let _ = write!(json, ",\"seed\":{master},\"index\":{index},\"grade\":\"{}\",\"steps\":", acc.grade.name());

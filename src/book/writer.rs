@@ -1,66 +1,79 @@
 //! Streams records into the book files: `puzzles.csv`, `puzzles.jsonl`, and per grade
 //! `book-<grade>.csv` and `book-<grade>.json` (a JSON array, written element by element).
-//! `finish` adds `calibration.json` and `manifest.json`, then commits every file at once.
+//! `finish` closes the arrays, adds `calibration.json` and `manifest.json`, and fsyncs every
+//! file. The files go into the run's staging folder (`outdir`), which becomes the book in one
+//! step once everything is written, so no file here needs a temporary name of its own.
 
-use super::atomic::AtomicFile;
+use super::outdir::write_synced;
 use super::record::{header_line, Record};
 use crate::grade::Grade;
 use crate::kinds::Kind;
 use anyhow::{Context as _, Result};
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-struct GradeBook {
-    csv: AtomicFile,
-    json: AtomicFile,
-    empty: bool,
+/// One book file being written.
+struct Out {
+    path: PathBuf,
+    w: BufWriter<File>,
 }
 
-impl Write for AtomicFile {
+impl Out {
+    fn create(dir: &Path, name: &str, first: &[u8]) -> Result<Out> {
+        let path = dir.join(name);
+        let file = File::create(&path).with_context(|| format!("writing {}", path.display()))?;
+        let mut out = Out { path, w: BufWriter::with_capacity(1 << 16, file) };
+        out.write_all(first)?;
+        Ok(out)
+    }
+
+    /// Flush and fsync.
+    fn close(mut self) -> Result<()> {
+        let path = self.path.clone();
+        self.w.flush().and_then(|_| self.w.get_ref().sync_all()).with_context(|| format!("writing {}", path.display()))
+    }
+}
+
+impl Write for Out {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.writer().write(buf)
+        self.w.write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.writer().flush()
+        self.w.flush()
     }
+}
+
+struct GradeBook {
+    csv: Out,
+    json: Out,
+    empty: bool,
 }
 
 pub struct BookWriter {
     dir: PathBuf,
-    csv: AtomicFile,
-    jsonl: AtomicFile,
+    csv: Out,
+    jsonl: Out,
     grades: Vec<GradeBook>,
-}
-
-fn csv_file(dir: &Path, name: &str, header: &str) -> Result<AtomicFile> {
-    let mut f = AtomicFile::create(dir, name)?;
-    f.write_all(header.as_bytes())?;
-    Ok(f)
 }
 
 impl BookWriter {
     pub fn create<K: Kind>(dir: &Path) -> Result<BookWriter> {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating output directory {}", dir.display()))?;
         let h = header_line::<K>();
-        let open = || -> Result<BookWriter> {
-            let mut grades = Vec::new();
-            for g in Grade::ALL {
-                let mut json = AtomicFile::create(dir, &format!("book-{}.json", g.name()))?;
-                json.writer().write_all(b"[")?;
-                grades.push(GradeBook {
-                    csv: csv_file(dir, &format!("book-{}.csv", g.name()), &h)?,
-                    json,
-                    empty: true,
-                });
-            }
-            Ok(BookWriter {
-                dir: dir.to_path_buf(),
-                csv: csv_file(dir, "puzzles.csv", &h)?,
-                jsonl: AtomicFile::create(dir, "puzzles.jsonl")?,
-                grades,
-            })
-        };
-        open().with_context(|| format!("writing to {}", dir.display()))
+        let mut grades = Vec::new();
+        for g in Grade::ALL {
+            grades.push(GradeBook {
+                csv: Out::create(dir, &format!("book-{}.csv", g.name()), h.as_bytes())?,
+                json: Out::create(dir, &format!("book-{}.json", g.name()), b"[")?,
+                empty: true,
+            });
+        }
+        Ok(BookWriter {
+            dir: dir.to_path_buf(),
+            csv: Out::create(dir, "puzzles.csv", h.as_bytes())?,
+            jsonl: Out::create(dir, "puzzles.jsonl", b"")?,
+            grades,
+        })
     }
 
     pub fn write(&mut self, grade: Grade, rec: &Record) -> Result<()> {
@@ -75,7 +88,7 @@ impl BookWriter {
         Ok(())
     }
 
-    /// Write the calibration and manifest files and move every file into place.
+    /// Close every file and write the calibration and manifest files, all fsynced.
     pub fn finish(self, calibration: &serde_json::Value, manifest: &serde_json::Value) -> Result<()> {
         let pretty = |v: &serde_json::Value| -> Result<Vec<u8>> {
             let mut b = serde_json::to_vec_pretty(v)?;
@@ -89,10 +102,10 @@ impl BookWriter {
             files.push(g.json);
         }
         for f in files {
-            f.commit()?;
+            f.close()?;
         }
-        AtomicFile::write_all(&self.dir, "calibration.json", &pretty(calibration)?)?;
-        AtomicFile::write_all(&self.dir, "manifest.json", &pretty(manifest)?)?;
+        write_synced(&self.dir.join("calibration.json"), &pretty(calibration)?)?;
+        write_synced(&self.dir.join("manifest.json"), &pretty(manifest)?)?;
         Ok(())
     }
 }

@@ -1,18 +1,19 @@
 //! `replay`: rebuild candidate I of a run from its master seed and print its book record (the
 //! same line `puzzles.jsonl` holds) followed by the rater's full step log, one level try a line.
 
+use crate::book::id::IdPrefix;
 use crate::book::Record;
 use crate::config::RunConfig;
 use crate::kinds::Kind;
 use crate::pipeline::{process, Context};
 use anyhow::Result;
 
-pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, master: u64, index: u64) -> Result<()> {
+pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, index: u64) -> Result<()> {
     let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
     let mut log = Vec::new();
     let p = process(&ctx, index, Some(&mut log));
     match &p.outcome {
-        Ok(acc) => println!("{}", Record::new(master, index, acc).json),
+        Ok(acc) => println!("{}", Record::new(&ids.id(master, index), master, index, acc).json),
         Err(reason) => println!("# candidate {index} was rejected: {}", reason.name()),
     }
     for (i, e) in log.iter().enumerate() {

@@ -1,32 +1,64 @@
 //! The `Kind` trait and the registry of kinds: the one place that lists them.
 //!
 //! The pipeline, the commands and the book writers are written once, generic over `K: Kind`.
-//! Adding a kind is one `KindId` variant, one arm in `dispatch!` users (see CONTRIBUTING.md),
-//! and a module under `kinds/` with the same files as `sudoku/`.
-
-pub mod kakuro;
-pub mod kenken;
-pub mod sudoku;
+//! Adding a kind is a module under `kinds/` with the same files as `sudoku/` and one line in
+//! `registry!` below (see CONTRIBUTING.md): the module declaration, the `KindId` variant, its
+//! `--kind` name, the command dispatch and the built-in config all come from that line. What
+//! differs by kind — its flags, its config, its id shape — is declared by the kind itself.
 
 use crate::rate::{LogEntry, Rating, Technique};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KindId {
-    Sudoku,
-    Kenken,
-    Kakuro,
+/// Something done with one kind, chosen at run time: `KindId::visit` calls `visit::<K>()` with
+/// the kind's type. This is how the commands go from `--kind` to generic code.
+pub trait KindVisitor {
+    type Output;
+    fn visit<K: Kind>(self) -> Self::Output;
+}
+
+macro_rules! registry {
+    ($($variant:ident => $module:ident :: $ty:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// The kinds, as `--kind` names them (the variant name in lower case).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum KindId {
+            $($variant),+
+        }
+
+        impl KindId {
+            pub const ALL: &'static [KindId] = &[$(KindId::$variant),+];
+
+            /// Run `v` with this kind's type.
+            pub fn visit<V: KindVisitor>(self, v: V) -> V::Output {
+                match self {
+                    $(KindId::$variant => v.visit::<$module::$ty>(),)+
+                }
+            }
+        }
+    };
+}
+
+// The registry: one line per kind.
+registry! {
+    Sudoku => sudoku::Sudoku,
+    Kenken => kenken::KenKenKind,
+    Kakuro => kakuro::KakuroKind,
 }
 
 impl KindId {
+    /// The `--kind` name.
     pub fn name(self) -> &'static str {
-        match self {
-            KindId::Sudoku => "sudoku",
-            KindId::Kenken => "kenken",
-            KindId::Kakuro => "kakuro",
+        struct Name;
+        impl KindVisitor for Name {
+            type Output = &'static str;
+            fn visit<K: Kind>(self) -> &'static str {
+                K::NAME
+            }
         }
+        self.visit(Name)
     }
 }
 
@@ -60,24 +92,6 @@ impl Reject {
     }
 }
 
-/// Command-line settings that override a kind's configured parameters (flattened into the
-/// `generate` and `replay` commands, so a run and its replay take the same flags).
-#[derive(Clone, Debug, Default, clap::Args)]
-pub struct Overrides {
-    /// Grid size (KenKen).
-    #[arg(long)]
-    pub size: Option<u8>,
-    /// Rows including the clue border (Kakuro).
-    #[arg(long)]
-    pub rows: Option<u16>,
-    /// Columns including the clue border (Kakuro).
-    #[arg(long)]
-    pub cols: Option<u16>,
-    /// Clue symmetry (Sudoku), overriding the config.
-    #[arg(long, value_enum)]
-    pub symmetry: Option<sudoku::Symmetry>,
-}
-
 /// A generated candidate: the puzzle, the solution it was built from, and how many repairs
 /// it took to make the solution unique (reported in calibration.json).
 pub struct Generated<K: Kind> {
@@ -95,16 +109,28 @@ pub struct Solved<S> {
 /// One puzzle kind. Implementations are stateless apart from their validated parameters.
 pub trait Kind: Send + Sync + Sized + 'static {
     const ID: KindId;
+    /// The `--kind` name, also the first part of every id.
+    const NAME: &'static str;
+    /// The built-in configuration (`config/<kind>.toml`, every key documented there).
+    const DEFAULT_CONFIG: &'static str;
     type Puzzle: Clone + Send + Sync;
     type Solution: Clone + Send + Sync + PartialEq + std::fmt::Debug;
     type Tech: Technique;
     /// The kind's validated generation parameters.
     type Params: Clone + Send + Sync + Serialize + serde::de::DeserializeOwned + std::fmt::Debug;
 
-    /// Apply command-line overrides; a flag that does not fit this kind is an error naming it.
-    fn apply_overrides(params: &mut Self::Params, o: &Overrides) -> Result<(), String>;
+    /// The kind's own flags of `generate` and `replay` (e.g. `--size`), declared here and added
+    /// to the command line by `cli`. A flag id two kinds share must have the same value type.
+    fn flags() -> Vec<clap::Arg> {
+        Vec::new()
+    }
+    /// Apply the kind's flags as given (`m` holds the `generate` or `replay` matches) to the
+    /// configured parameters, then check them; the error names the flag or key.
+    fn apply_flags(params: &mut Self::Params, m: &clap::ArgMatches) -> Result<(), String>;
     /// A stable text of the parameters that shape candidates: part of every candidate's seed.
     fn params_key(params: &Self::Params) -> String;
+    /// The board's name in ids: `9`, `6`, `8x10` (SPEC.md, `id`).
+    fn shape(params: &Self::Params) -> String;
     /// Build one candidate puzzle and the solution it was built from.
     fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject>;
     /// Count solutions up to `limit` with the fast solver.

@@ -7,7 +7,7 @@ pub mod notation;
 pub mod solve;
 pub mod techniques;
 
-use super::{Generated, Kind, KindId, Overrides, Rated, Reject, Solved};
+use super::{Generated, Kind, KindId, Rated, Reject, Solved};
 use crate::common::cage::sum_combos;
 use crate::rate::{self, LogEntry};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -133,24 +133,35 @@ pub struct KakuroKind;
 
 impl Kind for KakuroKind {
     const ID: KindId = KindId::Kakuro;
+    const NAME: &'static str = "kakuro";
+    const DEFAULT_CONFIG: &'static str = include_str!("../../../config/kakuro.toml");
     type Puzzle = Kakuro;
     type Solution = Grid;
     type Tech = techniques::Tech;
     type Params = KakuroParams;
 
-    fn apply_overrides(params: &mut KakuroParams, o: &Overrides) -> Result<(), String> {
-        for (flag, given) in [("--size", o.size.is_some()), ("--symmetry", o.symmetry.is_some())] {
-            if given {
-                return Err(format!("{flag} does not apply to --kind kakuro (use --rows and --cols)"));
-            }
-        }
-        if let Some(r) = o.rows {
+    fn flags() -> Vec<clap::Arg> {
+        let side = |id: &'static str, what: &'static str| {
+            clap::Arg::new(id).long(id).value_name("N").value_parser(clap::value_parser!(u16)).help(what)
+        };
+        vec![
+            side("rows", "Rows including the clue border (Kakuro), overriding [generate] rows"),
+            side("cols", "Columns including the clue border (Kakuro), overriding [generate] cols"),
+        ]
+    }
+
+    fn apply_flags(params: &mut KakuroParams, m: &clap::ArgMatches) -> Result<(), String> {
+        if let Some(&r) = m.get_one::<u16>("rows") {
             params.rows = r;
         }
-        if let Some(c) = o.cols {
+        if let Some(&c) = m.get_one::<u16>("cols") {
             params.cols = c;
         }
         params.validate()
+    }
+
+    fn shape(p: &KakuroParams) -> String {
+        format!("{}x{}", p.rows, p.cols)
     }
 
     fn params_key(p: &KakuroParams) -> String {

@@ -7,7 +7,7 @@ pub mod notation;
 pub mod solve;
 pub mod techniques;
 
-use super::{Generated, Kind, KindId, Overrides, Rated, Reject, Solved};
+use super::{Generated, Kind, KindId, Rated, Reject, Solved};
 use crate::common::cage::Op;
 use crate::rate::{self, LogEntry};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -114,6 +114,9 @@ impl KenKenParams {
         if self.ops.is_empty() || !self.ops.chars().all(|c| "+-*/".contains(c)) {
             return Err(format!("[generate] ops must be made of + - * /, got {:?}", self.ops));
         }
+        if self.product_cap == 0 {
+            return Err("[generate] product_cap must be 1 or more, got 0".into());
+        }
         if !self.ops.contains(['+', '*']) {
             return Err(format!("[generate] ops {:?} needs + or * (cages of 3+ cells)", self.ops));
         }
@@ -149,23 +152,33 @@ pub struct KenKenKind;
 
 impl Kind for KenKenKind {
     const ID: KindId = KindId::Kenken;
+    const NAME: &'static str = "kenken";
+    const DEFAULT_CONFIG: &'static str = include_str!("../../../config/kenken.toml");
     type Puzzle = KenKen;
     type Solution = Grid;
     type Tech = techniques::Tech;
     type Params = KenKenParams;
 
-    fn apply_overrides(params: &mut KenKenParams, o: &Overrides) -> Result<(), String> {
-        for (flag, given) in
-            [("--rows", o.rows.is_some()), ("--cols", o.cols.is_some()), ("--symmetry", o.symmetry.is_some())]
-        {
-            if given {
-                return Err(format!("{flag} does not apply to --kind kenken"));
+    fn flags() -> Vec<clap::Arg> {
+        vec![clap::Arg::new("size")
+            .long("size")
+            .value_name("N")
+            .value_parser(clap::value_parser!(u8))
+            .help("Grid size N×N (KenKen, 3 to 12), overriding [generate] size")]
+    }
+
+    fn apply_flags(params: &mut KenKenParams, m: &clap::ArgMatches) -> Result<(), String> {
+        if let Some(&s) = m.get_one::<u8>("size") {
+            if !(3..=12).contains(&s) {
+                return Err(format!("--size must be 3 to 12 for --kind kenken, got {s}"));
             }
-        }
-        if let Some(s) = o.size {
             params.size = s;
         }
         params.validate()
+    }
+
+    fn shape(p: &KenKenParams) -> String {
+        p.size.to_string()
     }
 
     fn params_key(p: &KenKenParams) -> String {

@@ -10,7 +10,7 @@ pub mod position;
 pub mod solve;
 pub mod techniques;
 
-use super::{Generated, Kind, KindId, Overrides, Rated, Reject, Solved};
+use super::{Generated, Kind, KindId, Rated, Reject, Solved};
 use crate::rate::{self, LogEntry};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -37,19 +37,22 @@ pub struct Sudoku;
 
 impl Kind for Sudoku {
     const ID: KindId = KindId::Sudoku;
+    const NAME: &'static str = "sudoku";
+    const DEFAULT_CONFIG: &'static str = include_str!("../../../config/sudoku.toml");
     type Puzzle = Grid;
     type Solution = Grid;
     type Tech = techniques::Tech;
     type Params = SudokuParams;
 
-    fn apply_overrides(params: &mut SudokuParams, o: &Overrides) -> Result<(), String> {
-        for (flag, given) in [("--size", o.size.is_some()), ("--rows", o.rows.is_some()), ("--cols", o.cols.is_some())]
-        {
-            if given {
-                return Err(format!("{flag} does not apply to --kind sudoku (always 9×9)"));
-            }
-        }
-        if let Some(s) = o.symmetry {
+    fn flags() -> Vec<clap::Arg> {
+        vec![clap::Arg::new("symmetry")
+            .long("symmetry")
+            .value_parser(clap::builder::EnumValueParser::<Symmetry>::new())
+            .help("Clue symmetry (Sudoku), overriding [generate] symmetry")]
+    }
+
+    fn apply_flags(params: &mut SudokuParams, m: &clap::ArgMatches) -> Result<(), String> {
+        if let Some(&s) = m.get_one::<Symmetry>("symmetry") {
             params.symmetry = s;
         }
         Ok(())
@@ -57,6 +60,10 @@ impl Kind for Sudoku {
 
     fn params_key(params: &SudokuParams) -> String {
         format!("symmetry={}", params.symmetry.name())
+    }
+
+    fn shape(_params: &SudokuParams) -> String {
+        "9".into()
     }
 
     fn generate(params: &SudokuParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject> {
