@@ -77,6 +77,10 @@ impl BookWriter {
     }
 
     pub fn write(&mut self, grade: Grade, rec: &Record) -> Result<()> {
+        self.append(grade, rec).with_context(|| format!("writing the book in {}", self.dir.display()))
+    }
+
+    fn append(&mut self, grade: Grade, rec: &Record) -> std::io::Result<()> {
         self.csv.write_all(rec.csv.as_bytes())?;
         writeln!(self.jsonl, "{}", rec.json)?;
         let g = &mut self.grades[grade.index()];
