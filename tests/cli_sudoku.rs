@@ -85,6 +85,32 @@ fn threads_1_and_2_give_identical_books() {
     assert!(leftovers.is_empty());
 }
 
+/// calibration.json, read as its typed form, states per grade and for all exactly the figures a
+/// plain recomputation from the `steps` column gives: nearest-rank median and p90, the mean
+/// rounded half up, and a histogram holding every puzzle.
+fn check_step_figures(dir: &Path, mut steps: std::collections::HashMap<String, Vec<u64>>) {
+    let cal: puzzle_factory::book::Calibration =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
+    let all: Vec<u64> = steps.values().flatten().copied().collect();
+    steps.insert("all".into(), all);
+    let grades = cal.grades.as_array();
+    for (name, entry) in ["easy", "medium", "hard", "expert", "all"].iter().zip(grades.into_iter().chain([&cal.all])) {
+        let mut v = steps.remove(*name).unwrap_or_default();
+        v.sort();
+        let n = v.len();
+        assert_eq!(entry.count as usize, n, "{name}");
+        let Some(s) = entry.steps else { continue };
+        let at = |num: usize, den: usize| v[(num * n).div_ceil(den).max(1) - 1] as f64 / 100.0;
+        let sum: u64 = v.iter().sum();
+        let mean = (sum / n as u64 + u64::from(2 * (sum % n as u64) >= n as u64)) as f64 / 100.0;
+        let want = [v[0] as f64 / 100.0, at(1, 2), mean, at(9, 10), v[n - 1] as f64 / 100.0];
+        assert_eq!([s.min, s.median, s.mean, s.p90, s.max], want, "{name}");
+        let h = &entry.histogram;
+        assert_eq!(h.counts.iter().sum::<u64>() as usize, n, "{name}");
+        assert_eq!((h.edges[0], h.edges[h.edges.len() - 1]), (want[0], (v[n - 1] + 1) as f64 / 100.0));
+    }
+}
+
 #[test]
 fn book_puzzles_are_unique_consistent_and_graded() {
     let tmp = tempfile::tempdir().unwrap();
@@ -99,6 +125,7 @@ fn book_puzzles_are_unique_consistent_and_graded() {
     );
     let mut last_index = -1i64;
     let mut per_grade = std::collections::HashMap::new();
+    let mut steps = std::collections::HashMap::new();
     for rec in rdr.records() {
         let rec = rec.unwrap();
         let (p, s) = (grid(&rec[8]), grid(&rec[9]));
@@ -112,7 +139,11 @@ fn book_puzzles_are_unique_consistent_and_graded() {
         last_index = index;
         assert_eq!(rec[7].parse::<usize>().unwrap(), p.iter().filter(|&&d| d != 0).count());
         *per_grade.entry(rec[4].to_string()).or_insert(0) += 1;
+        // The printed steps as integer centi-steps, for the statistics check below.
+        let centi: u64 = rec[5].replace('.', "").parse().unwrap();
+        steps.entry(rec[4].to_string()).or_insert_with(Vec::new).push(centi);
     }
+    check_step_figures(&dir, steps);
     // Per-grade books hold exactly the rows of their grade, in CSV and JSON alike.
     for (g, n) in &per_grade {
         let csv_rows = csv::Reader::from_path(dir.join(format!("book-{g}.csv"))).unwrap().records().count();

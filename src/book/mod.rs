@@ -5,6 +5,7 @@
 //! final name. Files written elsewhere (calibrate's reports) go through `atomic`.
 
 pub mod atomic;
+pub mod calibration;
 pub mod id;
 pub mod outdir;
 pub mod record;
@@ -12,6 +13,7 @@ pub mod report;
 pub mod stats;
 pub mod writer;
 
+pub use calibration::Calibration;
 pub use record::Record;
 pub use stats::Stats;
 pub use writer::BookWriter;

@@ -8,6 +8,8 @@
 //! lines.
 
 use super::atomic::AtomicFile;
+use super::calibration::{Calibration, StepHistogram};
+use super::stats;
 use crate::grade::{Grade, Thresholds};
 use anyhow::{Context as _, Result};
 use plotters::prelude::*;
@@ -18,23 +20,35 @@ const GRADE_COLOURS: [RGBColor; 4] =
     [RGBColor(76, 175, 80), RGBColor(33, 150, 243), RGBColor(255, 152, 0), RGBColor(183, 28, 28)];
 const THRESHOLD_COLOUR: RGBColor = RGBColor(90, 90, 90);
 
-/// A step histogram: bin start, bin width, counts.
-#[derive(Clone, Debug, Default)]
+/// A step histogram: bin edges (steps, increasing; bin i is `edges[i]..edges[i + 1]`) and the
+/// count of each bin. Empty when there is nothing to show.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Histogram {
-    pub start: f64,
-    pub width: f64,
+    pub edges: Vec<f64>,
     pub counts: Vec<u64>,
 }
 
 impl Histogram {
-    /// Bin `values` into about 40 bins between their minimum and maximum.
+    /// Bin `values` as `calibration.json` does (`stats::log_edges`: at most 40 log-spaced bins,
+    /// to 0.01 steps) between `lo` and `hi`; values outside go to the first or last bin.
     pub fn of(values: &[f64], lo: f64, hi: f64) -> Histogram {
-        let width = ((hi - lo) / 40.0).max(1e-9);
-        let mut counts = vec![0u64; 41];
+        let edges = stats::log_edges(stats::centi(lo), stats::centi(hi));
+        let mut counts = vec![0u64; edges.len() - 1];
         for &v in values {
-            counts[(((v - lo) / width) as usize).min(40)] += 1;
+            let bin = edges.partition_point(|&e| e <= stats::centi(v)).clamp(1, counts.len());
+            counts[bin - 1] += 1;
         }
-        Histogram { start: lo, width, counts }
+        Histogram { edges: edges.iter().map(|&e| e as f64 / 100.0).collect(), counts }
+    }
+}
+
+impl From<&StepHistogram> for Histogram {
+    /// The file's bins; none when edges and counts do not fit together (a hand-edited file).
+    fn from(h: &StepHistogram) -> Histogram {
+        if h.edges.len() != h.counts.len() + 1 {
+            return Histogram::default();
+        }
+        Histogram { edges: h.edges.clone(), counts: h.counts.clone() }
     }
 }
 
@@ -74,23 +88,32 @@ fn svg(
     Ok(out)
 }
 
-fn steps_histogram(r: &Report) -> Result<String> {
+/// The steps axis (log scale) and the tallest bar: every non-empty bin and every threshold in
+/// view, the axis starting no lower than 0.45 steps.
+fn steps_axis(r: &Report) -> (f64, f64, u64) {
     let mut lo = f64::INFINITY;
     let mut hi: f64 = 0.0;
     let mut top = 1u64;
     for h in &r.histograms {
-        if let Some(first) = h.counts.iter().position(|&c| c > 0) {
-            lo = lo.min(h.start + first as f64 * h.width);
-            hi = hi.max(h.start + h.counts.len() as f64 * h.width);
-            top = top.max(*h.counts.iter().max().unwrap_or(&0));
+        let filled = |c: &u64| *c > 0;
+        if let (Some(first), Some(last)) = (h.counts.iter().position(filled), h.counts.iter().rposition(filled)) {
+            lo = lo.min(h.edges[first]);
+            hi = hi.max(h.edges[last + 1]);
+            top = top.max(h.counts[first..=last].iter().copied().max().unwrap_or(0));
         }
     }
     let k = r.thresholds.k();
     if !lo.is_finite() {
         (lo, hi) = (k[0] / 2.0, k[2] * 2.0);
     }
-    let lo = lo.min(k[0]).max(0.5) * 0.9;
-    let hi = hi.max(k[2]) * 1.1;
+    (lo.min(k[0]).max(0.5) * 0.9, hi.max(k[2]) * 1.1, top)
+}
+
+fn steps_histogram(r: &Report) -> Result<String> {
+    let (lo, hi, top) = steps_axis(r);
+    let k = r.thresholds.k();
+    // The narrowest bar drawn: 1/200 of the axis, so a bin of 0.01 steps (one value) shows.
+    let narrowest = (hi / lo).powf(1.0 / 200.0);
     svg((900, 480), |root| {
         let mut chart = ChartBuilder::on(&root)
             .caption("Step count per grade, with the thresholds", ("sans-serif", 20))
@@ -103,8 +126,9 @@ fn steps_histogram(r: &Report) -> Result<String> {
         for (g, h) in r.histograms.iter().enumerate() {
             let colour = GRADE_COLOURS[g];
             let bars = h.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(move |(i, &c)| {
-                let x0 = (h.start + i as f64 * h.width).max(lo);
-                Rectangle::new([(x0, 0), (x0 + h.width, c)], colour.mix(0.6).filled())
+                let x0 = h.edges[i].clamp(lo, hi);
+                let x1 = h.edges[i + 1].max(x0 * narrowest).min(hi);
+                Rectangle::new([(x0, 0), (x1, c)], colour.mix(0.6).filled())
             });
             chart
                 .draw_series(bars)
@@ -289,27 +313,85 @@ pub fn write(dir: &Path, r: &Report) -> Result<()> {
 }
 
 /// A report for a generate run, read off its calibration.json.
-pub fn from_calibration(title: String, summary: String, thresholds: Thresholds, cal: &serde_json::Value) -> Report {
-    let mut histograms: [Histogram; 4] = Default::default();
-    let mut grade_counts = [0u64; 4];
-    let mut usage: [Vec<u64>; 4] = Default::default();
-    let mut techniques = Vec::new();
-    for (g, grade) in Grade::ALL.iter().enumerate() {
-        let v = &cal["grades"][grade.name()];
-        grade_counts[g] = v["count"].as_u64().unwrap_or(0);
-        let h = &v["histogram"];
-        histograms[g] = Histogram {
-            start: h["start"].as_f64().unwrap_or(0.0),
-            width: h["bin_width"].as_f64().unwrap_or(1.0),
-            counts: h["counts"]
-                .as_array()
-                .map(|a| a.iter().map(|c| c.as_u64().unwrap_or(0)).collect())
-                .unwrap_or_default(),
-        };
-        if let Some(t) = v["techniques"].as_object() {
-            techniques = t.keys().cloned().collect();
-            usage[g] = t.values().map(|u| u["puzzles"].as_u64().unwrap_or(0)).collect();
+pub fn from_calibration(title: String, summary: String, thresholds: Thresholds, cal: &Calibration) -> Report {
+    let grades = cal.grades.as_array();
+    let techniques: Vec<String> = cal.all.techniques.iter().map(|(name, _)| name.to_string()).collect();
+    let usage =
+        grades.map(|g| techniques.iter().map(|t| g.techniques.get(t).map_or(0, |u| u.puzzles)).collect::<Vec<u64>>());
+    Report {
+        title,
+        summary,
+        thresholds,
+        histograms: grades.map(|g| Histogram::from(&g.histogram)),
+        techniques,
+        grade_counts: grades.map(|g| g.count),
+        usage,
+        levels: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::stats::{Exact, StepValues};
+
+    /// A report whose grade `g` holds `values`, binned as calibration.json bins them.
+    fn report_with(g: usize, values: &[f64]) -> Report {
+        let mut s = StepValues::default();
+        values.iter().for_each(|&v| s.push(v));
+        s.sort();
+        let mut histograms: [Histogram; 4] = Default::default();
+        if let Some(e) = Exact::of(&[&s]) {
+            histograms[g] = Histogram::from(&e.histogram());
+        }
+        let mut grade_counts = [0; 4];
+        grade_counts[g] = values.len() as u64;
+        Report {
+            title: "t".into(),
+            summary: String::new(),
+            thresholds: Thresholds::new(256.8, 766.9, 5015.5).unwrap(),
+            histograms,
+            techniques: vec!["a".into()],
+            grade_counts,
+            usage: Default::default(),
+            levels: None,
         }
     }
-    Report { title, summary, thresholds, histograms, techniques, grade_counts, usage, levels: None }
+
+    /// The histogram bars in the SVG (legend boxes are opaque, bars are not) with a visible width.
+    fn bars(svg: &str) -> usize {
+        let doc = roxmltree::Document::parse(svg).expect("valid SVG");
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("opacity") == Some("0.6"))
+            .filter(|n| n.attribute("width").and_then(|w| w.parse::<f64>().ok()).is_some_and(|w| w >= 1.0))
+            .count()
+    }
+
+    #[test]
+    fn kakuro_scale_steps_are_drawn() {
+        // 15×15 Kakuro: ~10^5 to 10^6 steps, far beyond the old 20,000 fine bins.
+        let values: Vec<f64> = (0..500).map(|i| 1e5 * 10f64.powf(i as f64 / 499.0) + 0.37).collect();
+        let r = report_with(3, &values);
+        let filled = r.histograms[3].counts.iter().filter(|&&c| c > 0).count();
+        assert!(filled >= 30, "{filled}");
+        assert_eq!(bars(&steps_histogram(&r).unwrap()), filled);
+    }
+
+    #[test]
+    fn a_single_puzzle_is_drawn() {
+        for (g, v) in [(0, 0.0), (0, 12.34), (3, 4e5), (3, 1e7)] {
+            let r = report_with(g, &[v]);
+            assert_eq!(r.histograms[g].counts, [1]);
+            assert_eq!(bars(&steps_histogram(&r).unwrap()), 1, "one puzzle of {v} steps");
+        }
+        assert_eq!(bars(&steps_histogram(&report_with(0, &[])).unwrap()), 0);
+    }
+
+    #[test]
+    fn histogram_of_matches_the_calibration_bins() {
+        let values = [3.0, 5.5, 5.5, 80.25, 1000.0];
+        let h = Histogram::of(&values, 3.0, 1000.0);
+        assert_eq!(h, report_with(0, &values).histograms[0]);
+        assert_eq!(h.counts.iter().sum::<u64>(), 5);
+    }
 }

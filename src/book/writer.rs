@@ -5,6 +5,7 @@
 //! step once everything is written, so no file here needs a temporary name of its own.
 
 use super::outdir::write_synced;
+use super::calibration::Calibration;
 use super::record::{header_line, Record};
 use crate::grade::Grade;
 use crate::kinds::Kind;
@@ -93,12 +94,12 @@ impl BookWriter {
     }
 
     /// Close every file and write the calibration and manifest files, all fsynced.
-    pub fn finish(self, calibration: &serde_json::Value, manifest: &serde_json::Value) -> Result<()> {
-        let pretty = |v: &serde_json::Value| -> Result<Vec<u8>> {
+    pub fn finish(self, calibration: &Calibration, manifest: &serde_json::Value) -> Result<()> {
+        fn pretty(v: &impl serde::Serialize) -> Result<Vec<u8>> {
             let mut b = serde_json::to_vec_pretty(v)?;
             b.push(b'\n');
             Ok(b)
-        };
+        }
         let mut files = vec![self.csv, self.jsonl];
         for mut g in self.grades {
             g.json.write_all(if g.empty { b"]\n" } else { b"\n]\n" })?;
