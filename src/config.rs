@@ -81,26 +81,21 @@ impl<P> RunConfig<P> {
         size.and_then(|s| self.by_size.get(&s)).copied().unwrap_or(self.thresholds)
     }
 
-    /// A run that grades one size only (`generate` at `size`): refuse grade keys of the user's
-    /// file that it would ignore, naming them (a `[grades]` threshold shadowed by the built-in
-    /// `[grades.size.N]` of this size, or a `[grades.size.M]` of another size).
+    /// A run that grades one size only (`generate` at `size`, None for kinds without per-size
+    /// thresholds): refuse grade keys the user's file changed that this run would ignore, naming
+    /// them — a `[grades]` threshold shadowed by the `[grades.size.N]` of the run's size, or any
+    /// size table for a kind that has none. (Tables of other sizes are allowed: one file may
+    /// hold every size's thresholds.)
     pub fn check_effect(&self, size: Option<usize>, source: &str) -> Result<(), UsageError> {
         for key in &self.user_grades {
-            let ignored = match key.strip_prefix("size.") {
-                Some(rest) => {
-                    let n = rest.split('.').next().unwrap_or(rest);
-                    size.map(|s| s.to_string()) != Some(n.to_string())
+            let why = match (key.starts_with("size."), size) {
+                (true, None) => "this kind has no per-size thresholds".to_string(),
+                (false, Some(s)) if self.by_size.contains_key(&s) => {
+                    format!("[grades.size.{s}] sets the thresholds of size {s}: change them there")
                 }
-                None => size.is_some_and(|s| self.by_size.contains_key(&s)),
+                _ => continue,
             };
-            if ignored {
-                let why = match size {
-                    Some(s) if key.starts_with("size.") => format!("this run grades size {s} only"),
-                    Some(s) => format!("[grades.size.{s}] sets the thresholds of size {s}: set it there"),
-                    None => "this kind has no per-size thresholds".to_string(),
-                };
-                return Err(UsageError(format!("{source}: [grades] {key} has no effect on this run ({why})")));
-            }
+            return Err(UsageError(format!("{source}: [grades] {key} has no effect on this run ({why})")));
         }
         Ok(())
     }
@@ -117,20 +112,23 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
     }
 }
 
-/// The dotted names of the keys a user file sets under `[grades]` (`k1`, `size.9.k1`).
-fn grade_keys(over: &toml::Table) -> Vec<String> {
-    fn walk(prefix: &str, t: &toml::Table, out: &mut Vec<String>) {
+/// The dotted names of the keys a user file sets under `[grades]` (`k1`, `size.9.k1`) to a value
+/// other than the built-in one (a copy of the built-in file changes nothing).
+fn grade_keys(over: &toml::Table, defaults: &toml::Table) -> Vec<String> {
+    fn walk(prefix: &str, t: &toml::Table, base: Option<&toml::Table>, out: &mut Vec<String>) {
         for (k, v) in t {
             let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            let old = base.and_then(|b| b.get(k));
             match v {
-                toml::Value::Table(sub) => walk(&name, sub, out),
-                _ => out.push(name),
+                toml::Value::Table(sub) => walk(&name, sub, old.and_then(|o| o.as_table()), out),
+                _ if old != Some(v) => out.push(name),
+                _ => {}
             }
         }
     }
     let mut out = Vec::new();
     if let Some(toml::Value::Table(g)) = over.get("grades") {
-        walk("", g, &mut out);
+        walk("", g, defaults.get("grades").and_then(|d| d.as_table()), &mut out);
     }
     out
 }
@@ -144,7 +142,7 @@ pub fn load_table(defaults: &str, user: Option<&Path>) -> Result<(toml::Table, V
         let text =
             std::fs::read_to_string(path).map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
         let over: toml::Table = text.parse().map_err(|e| UsageError(format!("--config {}: {e}", path.display())))?;
-        keys = grade_keys(&over);
+        keys = grade_keys(&over, &table);
         merge(&mut table, over);
     }
     Ok((table, keys))
@@ -230,7 +228,7 @@ mod tests {
     fn with(text: &str) -> Result<RunConfig<SudokuParams>, UsageError> {
         let mut table: toml::Table = Sudoku::DEFAULT_CONFIG.parse().unwrap();
         let over: toml::Table = text.parse().unwrap();
-        let keys = grade_keys(&over);
+        let keys = grade_keys(&over, &table);
         merge(&mut table, over);
         from_table(table, keys, 6, "test")
     }
@@ -285,7 +283,7 @@ mod effect_tests {
     fn kenken(text: &str) -> RunConfig<KenKenParams> {
         let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
         let over: toml::Table = text.parse().unwrap();
-        let keys = grade_keys(&over);
+        let keys = grade_keys(&over, &table);
         merge(&mut table, over);
         from_table(table, keys, 6, "test").unwrap()
     }
@@ -297,11 +295,14 @@ mod effect_tests {
         let e = c.check_effect(Some(9), "test").unwrap_err().0;
         assert!(e.contains("[grades] k1") && e.contains("[grades.size.9]"), "{e}");
         assert!(c.check_effect(Some(6), "test").is_ok());
-        // A size table of another size has no effect on a 6×6 run.
+        // A copy of the built-in file changes nothing, so nothing is flagged.
+        assert!(kenken(KenKenKind::DEFAULT_CONFIG).check_effect(Some(9), "test").is_ok());
+        // Tables for several sizes may share one file.
         let c = kenken("[grades.size.7]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n");
-        let e = c.check_effect(Some(6), "test").unwrap_err().0;
-        assert!(e.contains("size.7.k1"), "{e}");
+        assert!(c.check_effect(Some(6), "test").is_ok());
         assert!(c.check_effect(Some(7), "test").is_ok());
-        assert!(kenken("").check_effect(Some(9), "test").is_ok());
+        // A kind without per-size thresholds ignores every size table.
+        let e = c.check_effect(None, "test").unwrap_err().0;
+        assert!(e.contains("size.7.k1") && e.contains("no per-size"), "{e}");
     }
 }

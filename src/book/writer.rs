@@ -4,8 +4,8 @@
 //! file. The files go into the run's staging folder (`outdir`), which becomes the book in one
 //! step once everything is written, so no file here needs a temporary name of its own.
 
-use super::outdir::write_synced;
 use super::calibration::Calibration;
+use super::outdir::write_synced;
 use super::record::{header_line, Record};
 use crate::grade::Grade;
 use crate::kinds::Kind;

@@ -74,19 +74,19 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
         Command::Replay { seed, index } => replay::replay::<K>(&cfg, &ids, seed, index).map(|_| ExitCode::SUCCESS),
         Command::Calibrate { reference, levels, method, shares, holdout, seed, floor, write_config, dump, report } => {
-            calibrate::calibrate::<K>(
-                &cfg,
-                &reference,
+            let args = calibrate::Args {
+                reference: &reference,
                 levels,
                 method,
-                &shares,
+                shares: &shares,
                 holdout,
                 seed,
                 floor,
-                write_config.as_deref(),
-                dump.as_deref(),
-                report.as_deref(),
-            )
+                write_config: write_config.as_deref(),
+                dump: dump.as_deref(),
+                report: report.as_deref(),
+            };
+            calibrate::calibrate::<K>(&cfg, args)
         }
     })
 }
