@@ -16,6 +16,7 @@ use anyhow::{Context as _, Result};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -164,6 +165,38 @@ fn best_cuts(levels: usize, fit: &[Item]) -> Option<Thresholds> {
     best.map(|b| b.1)
 }
 
+/// A reference line's puzzle and label: fields split at tabs when the line has one, else at
+/// commas. A JSON line without a tab is a bare puzzle or book record, labelled `UNLABELLED`
+/// (quantile on a generated sample).
+pub fn reference_fields(line: &str) -> (&str, &str) {
+    if line.starts_with('{') && !line.contains('\t') {
+        return (line, UNLABELLED);
+    }
+    let mut fields = if line.contains('\t') { line.split('\t') } else { line.split(',') };
+    (fields.next().unwrap_or(""), fields.next().map(str::trim).unwrap_or(""))
+}
+
+/// Range checks of the flags, before any work: each failure names its flag (exit 2).
+fn check_arguments(reference: &Path, levels: Option<&[String]>, shares: &[f64], holdout: f64) -> Result<()> {
+    let refuse = |m: String| -> Result<()> { Err(UsageError(m).into()) };
+    if !(0.0..1.0).contains(&holdout) {
+        return refuse(format!("--holdout must be in [0, 1), got {holdout}"));
+    }
+    if shares.len() != 4 || shares.iter().any(|s| !(s.is_finite() && *s > 0.0)) {
+        return refuse(format!("--shares needs four positive numbers, got {shares:?}"));
+    }
+    if let Some(levels) = levels {
+        let distinct: std::collections::BTreeSet<&str> = levels.iter().map(|l| l.trim()).collect();
+        if levels.len() < 2 || distinct.len() != levels.len() || distinct.contains("") {
+            return refuse(format!("--levels needs at least 2 different non-empty labels, got {levels:?}"));
+        }
+    }
+    if reference.is_dir() {
+        return refuse(format!("--reference {} is a directory", reference.display()));
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn calibrate<K: Kind>(
     cfg: &RunConfig<K::Params>,
@@ -178,13 +211,9 @@ pub fn calibrate<K: Kind>(
     dump: Option<&Path>,
     report_dir: Option<&Path>,
 ) -> Result<ExitCode> {
-    if !(0.0..1.0).contains(&holdout) {
-        return Err(UsageError(format!("--holdout must be in [0, 1), got {holdout}")).into());
-    }
-    if method == CalibrationMethod::Quantile && (shares.len() != 4 || shares.iter().any(|s| *s < 0.0)) {
-        return Err(UsageError(format!("--shares needs four non-negative numbers, got {shares:?}")).into());
-    }
-    let text = std::fs::read_to_string(reference).with_context(|| format!("reading {}", reference.display()))?;
+    check_arguments(reference, levels.as_deref(), shares, holdout)?;
+    let text = std::fs::read_to_string(reference)
+        .map_err(|e| UsageError(format!("--reference {}: {e}", reference.display())))?;
     let mut failed = false;
     let mut entries: Vec<(usize, K::Puzzle, String)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -192,15 +221,7 @@ pub fn calibrate<K: Kind>(
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        // A JSON line without a tab is a bare puzzle or book record: no label (quantile on a
-        // generated sample).
-        let bare = t.starts_with('{') && !t.contains('\t');
-        let mut fields = if t.contains('\t') { t.split('\t') } else { t.split(',') };
-        let (puzzle, label) = if bare {
-            (t, UNLABELLED)
-        } else {
-            (fields.next().unwrap_or(""), fields.next().map(str::trim).unwrap_or(""))
-        };
+        let (puzzle, label) = reference_fields(t);
         if label == UNLABELLED && method != CalibrationMethod::Quantile {
             failed = true;
             eprintln!("line {}: no label (only --method quantile takes unlabelled puzzles)", i + 1);
@@ -282,6 +303,13 @@ pub fn calibrate<K: Kind>(
     let usages: Vec<Vec<u32>> = items.iter().map(|x| x.2.clone()).collect();
     let items: Vec<Item> = items.into_iter().map(|x| x.1).collect();
     let n_test = (items.len() as f64 * holdout).round() as usize;
+    if n_test != 0 && (n_test < 2 || items.len() - n_test < 2) {
+        return Err(UsageError(format!(
+            "--holdout {holdout} holds out {n_test} of {} usable puzzles; each side needs at least 2",
+            items.len()
+        ))
+        .into());
+    }
     let (test, fit) = if n_test == 0 { (&items[..], &items[..]) } else { items.split_at(n_test) };
     let nl = levels.len();
     let thresholds = match method {
@@ -326,19 +354,22 @@ pub fn calibrate<K: Kind>(
     let rho = spearman(test);
     let tau = tau_b_of_table(&tab);
     let [k1, k2, k3] = thresholds.k();
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "reference: {} ({} puzzles; fit {}, held out {})",
         reference.display(),
         items.len(),
         fit.len(),
         if n_test == 0 { 0 } else { test.len() }
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "method: {method:?}; thresholds k1={k1:.2} k2={k2:.2} k3={k3:.2}; level_floor {:?}{}",
         thresholds.floor(),
         if floor { " (fitted)" } else { " (pure steps)" }
-    );
-    println!("level     count   min      median    mean      max");
+    )?;
+    writeln!(out, "level     count   min      median    mean      max")?;
     for (l, name) in levels.iter().enumerate() {
         let mut xs: Vec<f64> = items.iter().filter(|x| x.0 == l).map(|x| x.1).collect();
         if xs.is_empty() {
@@ -346,23 +377,26 @@ pub fn calibrate<K: Kind>(
         }
         xs.sort_by(f64::total_cmp);
         let mean = xs.iter().sum::<f64>() / xs.len() as f64;
-        println!(
+        writeln!(
+            out,
             "{name:<8} {:>6} {:>8.1} {:>9.1} {:>9.1} {:>9.1}",
             xs.len(),
             xs[0],
             quantile(&xs, 0.5),
             mean,
             xs[xs.len() - 1]
-        );
+        )?;
     }
-    println!("confusion (held out): level × {}", Grade::ALL.map(|g| g.name()).join(" / "));
+    writeln!(out, "confusion (held out): level × {}", Grade::ALL.map(|g| g.name()).join(" / "))?;
     for (l, name) in levels.iter().enumerate() {
-        println!("{name:<8} {}", tab[l].iter().map(|n| format!("{n:>7}")).collect::<String>());
+        writeln!(out, "{name:<8} {}", tab[l].iter().map(|n| format!("{n:>7}")).collect::<String>())?;
     }
     if nl < 2 {
-        println!("one level only (an unlabelled sample): shares per grade, no agreement to measure");
+        writeln!(out, "one level only (an unlabelled sample): shares per grade, no agreement to measure")?;
     } else {
-        println!("gamma (held out) = {gamma:.4}  [bootstrap 95%: {lo:.4}, {hi:.4}]   tau-b = {tau:.4}   spearman rho (steps vs level) = {rho:.4}");
+        writeln!(
+        out,
+        "gamma (held out) = {gamma:.4}  [bootstrap 95%: {lo:.4}, {hi:.4}]   tau-b = {tau:.4}   spearman rho (steps vs level) = {rho:.4}")?;
     }
     if let Some(dir) = report_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -404,7 +438,7 @@ pub fn calibrate<K: Kind>(
             levels: Some((levels.clone(), level_steps)),
         };
         crate::book::report::write(dir, &report)?;
-        println!("wrote {}", dir.join("report.md").display());
+        writeln!(out, "wrote {}", dir.join("report.md").display())?;
     }
     if let Some(path) = dump {
         // Per puzzle, in input order: what the fit saw and what it made of it.
@@ -444,7 +478,7 @@ pub fn calibrate<K: Kind>(
         );
         let body = toml::to_string_pretty(&table).context("writing the config")?;
         std::fs::write(path, header + &body).with_context(|| format!("writing {}", path.display()))?;
-        println!("wrote {}", path.display());
+        writeln!(out, "wrote {}", path.display())?;
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
