@@ -286,7 +286,7 @@ fn generated<K: Kind>(params: &K::Params, count: usize, text: impl Fn(&K::Puzzle
 fn parse_and_solve<K: Kind>(line: &str, small: impl Fn(&K::Puzzle) -> bool) -> bool {
     let parsed = K::parse(line);
     if let Ok(p) = &parsed {
-        if small(&p) {
+        if small(p) {
             let s = K::solve(p, 2);
             assert!(s.count <= 2);
             if let Some(first) = &s.first {

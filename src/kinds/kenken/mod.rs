@@ -76,7 +76,7 @@ fn check_cage(cage: &Cage, n: usize) -> Result<(), String> {
         Op::Div => (2..=n64).contains(&t),
         Op::Add => (k as u64..=k as u64 * n64).contains(&t),
         // Every prime factor of a product of digits is at most n.
-        Op::Mul => (1..=max_product).contains(&t) && (2..=n64).fold(t, |r, p| strip(r, p)) == 1,
+        Op::Mul => (1..=max_product).contains(&t) && (2..=n64).fold(t, strip) == 1,
         Op::Any => (1..=max_product.max(k as u64 * n64)).contains(&t),
     };
     if !reachable {
