@@ -236,3 +236,48 @@ fn ratio_metrics_follow_the_published_definition() {
     // [2,1] {1,3}∩{1,3} no, [2,2] {1,3}∩{1,2}={1} forced: −0.2.
     assert!((adjusted - 0.6).abs() < 1e-9, "{adjusted}");
 }
+
+#[test]
+fn solve_and_rate_read_boards_past_the_generator_cap() {
+    // A 60×60 board: 25 generated unique 12×12 puzzles side by side (each one's clue border
+    // ends the runs of its neighbours, so the board's one solution is theirs together). Once,
+    // boards over 30×30 were refused as input.
+    let params = KakuroParams { rows: 12, cols: 12, ..Default::default() };
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(60);
+    let mut tiles = Vec::new();
+    while tiles.len() < 25 {
+        let Ok(g) = generate(&params, &mut rng) else { continue };
+        if count_solutions(&Layout::new(&g.puzzle).unwrap(), 2).count == 1 {
+            tiles.push(g);
+        }
+    }
+    let n = 60;
+    let mut cells = vec![Cell::Block { down: 0, right: 0 }; n * n];
+    let mut digits = vec![0u8; n * n];
+    for (t, g) in tiles.iter().enumerate() {
+        let (r0, c0) = (t / 5 * 12, t % 5 * 12);
+        for r in 0..12 {
+            for c in 0..12 {
+                cells[(r0 + r) * n + c0 + c] = g.puzzle.cells[r * 12 + c];
+                digits[(r0 + r) * n + c0 + c] = g.solution.digits[r * 12 + c];
+            }
+        }
+    }
+    let board = Kakuro { rows: n, cols: n, cells };
+    let line = notation::to_json(&board).to_string();
+    let start = std::time::Instant::now();
+    let o = run(&["--kind", "kakuro", "solve"], Some(&line));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let row = out.lines().nth(1).unwrap();
+    assert!(row.starts_with("1,1,"), "{}", &row[..row.len().min(80)]);
+    let want = notation::grid_rows(&digits, n).to_string();
+    assert_eq!(row.splitn(3, ',').nth(2).unwrap().trim_matches('"'), want);
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    let o = run(&["--kind", "kakuro", "rate"], Some(&line));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().nth(1).is_some_and(|l| l.starts_with("1,")));
+    // generate keeps its cap.
+    let o = run(&["--kind", "kakuro", "generate", "--rows", "40", "--cols", "40", "--count", "1"], None);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -2,37 +2,136 @@
 //!
 //! Lines are processed in parallel in ordered chunks. Blank lines and lines starting with `#`
 //! are skipped. A bad line is reported on stderr as `line N: <what is wrong>`; the others are
-//! still processed, and the exit code is then 1.
+//! still processed, and the exit code is then 1. Bad lines include lines that are not UTF-8
+//! and lines over `MAX_LINE` bytes (skipped as they are read, never held whole). An input that
+//! cannot be opened (missing, a directory) is a usage error; a read error stops the run once.
 
 use crate::book::record::round_steps;
-use crate::config::RunConfig;
+use crate::config::{RunConfig, UsageError};
 use crate::kinds::Kind;
 use crate::rate::Technique;
 use anyhow::{Context as _, Result};
 use rayon::prelude::*;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 const CHUNK: usize = 4096;
 
-type Records = Box<dyn Iterator<Item = (usize, std::io::Result<String>)>>;
+/// The longest input line read, in bytes (a puzzle line is a few kilobytes at most; a 60×60
+/// Kakuro about 20 KB). A longer line is reported as too long and skipped.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The largest `.dzn` file read (one puzzle spread over many lines).
+const MAX_DZN: u64 = 16 << 20;
+
+/// A numbered input record: its text, or what makes it unusable (too long, not UTF-8).
+type Numbered = (usize, Result<String, String>);
+/// Records in order; an `Err` is a read error that ends the input.
+type Records = Box<dyn Iterator<Item = std::io::Result<Numbered>>>;
+
+/// Lines of a reader, numbered from 1, each at most `MAX_LINE` bytes kept. After a read error
+/// it ends (a directory or a failing disk would otherwise give the same error forever).
+struct Lines<R> {
+    reader: R,
+    line: usize,
+    done: bool,
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = std::io::Result<Numbered>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match read_line(&mut self.reader) {
+            Ok(Some(text)) => {
+                self.line += 1;
+                Some(Ok((self.line, text)))
+            }
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// One line without its end (`\n` or `\r\n`); `Ok(None)` at the end of the input. Bytes past
+/// `MAX_LINE` are read and dropped, so memory stays bounded whatever the line's length.
+fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<Result<String, String>>> {
+    let (mut buf, mut total, mut any) = (Vec::new(), 0usize, false);
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let take = newline.unwrap_or(chunk.len());
+        total += take;
+        if total <= MAX_LINE {
+            buf.extend_from_slice(&chunk[..take]);
+        } else if !buf.is_empty() {
+            buf = Vec::new();
+        }
+        r.consume(take + newline.is_some() as usize);
+        if newline.is_some() {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if total > MAX_LINE {
+        return Ok(Some(Err(format!("line too long ({total} bytes; at most {MAX_LINE})"))));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(String::from_utf8(buf).map_err(|e| format!("not valid UTF-8 (byte {})", e.utf8_error().valid_up_to() + 1))))
+}
+
+fn lines(r: impl BufRead + 'static) -> Records {
+    Box::new(Lines { reader: r, line: 0, done: false })
+}
 
 /// Numbered input records: one per line, except that a MiniZinc data file (`*.dzn`, Kakuro
 /// collections) is one puzzle spread over many lines, read whole as record 1.
 fn open(input: Option<&Path>) -> Result<Records> {
-    let lines = |r: Box<dyn BufRead>| -> Records { Box::new(r.lines().enumerate().map(|(i, l)| (i + 1, l))) };
-    Ok(match input {
-        None => lines(Box::new(BufReader::new(std::io::stdin()))),
-        Some(p) if p == Path::new("-") => lines(Box::new(BufReader::new(std::io::stdin()))),
-        Some(p) if p.extension().is_some_and(|e| e == "dzn") => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            Box::new(std::iter::once((1, Ok(text))))
-        }
-        Some(p) => {
-            lines(Box::new(BufReader::new(std::fs::File::open(p).with_context(|| format!("reading {}", p.display()))?)))
-        }
-    })
+    let Some(p) = input.filter(|p| *p != Path::new("-")) else {
+        return Ok(lines(BufReader::with_capacity(1 << 16, std::io::stdin())));
+    };
+    let refused = |why: String| UsageError(format!("cannot read the input {}: {why}", p.display()));
+    let meta = std::fs::metadata(p).map_err(|e| refused(e.to_string()))?;
+    if meta.is_dir() {
+        return Err(refused("it is a directory".into()).into());
+    }
+    let file = std::fs::File::open(p).map_err(|e| refused(e.to_string()))?;
+    if p.extension().is_some_and(|e| e == "dzn") {
+        let mut bytes = Vec::new();
+        file.take(MAX_DZN + 1).read_to_end(&mut bytes).with_context(|| format!("reading {}", p.display()))?;
+        let record = if bytes.len() as u64 > MAX_DZN {
+            Err(format!("file too large (over {MAX_DZN} bytes)"))
+        } else {
+            String::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (byte {})", e.utf8_error().valid_up_to() + 1))
+        };
+        return Ok(Box::new(std::iter::once(Ok((1, record)))));
+    }
+    Ok(lines(BufReader::with_capacity(1 << 16, file)))
+}
+
+/// Report a bad line on stderr. A closed stderr is not worth a panic: the message is dropped.
+fn report(n: usize, what: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "line {n}: {what}");
 }
 
 /// Feed numbered lines through `work` in parallel chunks; rows go to stdout, errors to stderr.
@@ -61,7 +160,7 @@ fn process_lines(
                 }
                 Err(e) => {
                     *failed = true;
-                    eprintln!("line {n}: {e}");
+                    report(n, &e);
                 }
             }
         }
@@ -69,13 +168,14 @@ fn process_lines(
         out.flush()?;
         Ok(())
     };
-    for (n, line) in reader {
+    for record in reader {
+        let name = || input.map_or("standard input".into(), |p| p.display().to_string());
+        let (n, line) = record.with_context(|| format!("reading {}", name()))?;
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                // Not valid UTF-8 (or an I/O error): report the line and go on.
                 failed = true;
-                eprintln!("line {n}: {e}");
+                report(n, &e);
                 continue;
             }
         };

@@ -1,5 +1,6 @@
 //! `replay`: rebuild candidate I of a run from its master seed and print its book record (the
 //! same line `puzzles.jsonl` holds) followed by the rater's full step log, one level try a line.
+//! Write errors (a closed pipe) are returned, not panicked on.
 
 use crate::book::id::IdPrefix;
 use crate::book::Record;
@@ -7,17 +8,20 @@ use crate::config::RunConfig;
 use crate::kinds::Kind;
 use crate::pipeline::{process, Context};
 use anyhow::Result;
+use std::io::Write;
 
 pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, index: u64) -> Result<()> {
     let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
     let mut log = Vec::new();
     let p = process(&ctx, index, Some(&mut log));
+    let mut out = std::io::stdout().lock();
     match &p.outcome {
-        Ok(acc) => println!("{}", Record::new(&ids.id(master, index), master, index, acc).json),
-        Err(reason) => println!("# candidate {index} was rejected: {}", reason.name()),
+        Ok(acc) => writeln!(out, "{}", Record::new(&ids.id(master, index), master, index, acc).json)?,
+        Err(reason) => writeln!(out, "# candidate {index} was rejected: {}", reason.name())?,
     }
     for (i, e) in log.iter().enumerate() {
-        println!(
+        writeln!(
+            out,
             "# try {:>4}  level {}  situations {:>5}  successes {:>4}  cost {:>8.2}  {}",
             i + 1,
             e.level,
@@ -25,7 +29,8 @@ pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, 
             e.successes,
             e.cost,
             e.applied.as_deref().unwrap_or("-")
-        );
+        )?;
     }
+    out.flush()?;
     Ok(())
 }

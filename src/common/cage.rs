@@ -3,7 +3,8 @@
 //! its operation and target, given each cell's candidates.
 //!
 //! The enumeration prunes partial sums against what the remaining cells can still add and
-//! partial products against divisibility, so a cage of five cells over 1..9 is cheap.
+//! partial products against divisibility, so a cage of five cells over 1..9 is cheap. Any cage
+//! length is enumerated; `for_each_tuple_within` bounds the work of very large cages.
 
 /// A cage operation. `Any` is an unknown operator (collections that print only the target):
 /// any of `+ - * /` for two cells, `+` or `*` for more.
@@ -46,7 +47,8 @@ impl Op {
     pub fn value(self, digits: &[u8]) -> Option<u32> {
         match (self, digits) {
             (Op::Add, _) => Some(digits.iter().map(|&d| d as u32).sum()),
-            (Op::Mul, _) => Some(digits.iter().map(|&d| d as u32).product()),
+            // A product past u32 equals no target (targets are u32): None, not an overflow.
+            (Op::Mul, _) => digits.iter().try_fold(1u32, |p, &d| p.checked_mul(d as u32)),
             (Op::Sub, &[a, b]) => Some((a as i32 - b as i32).unsigned_abs()),
             (Op::Div, &[a, b]) => {
                 let (hi, lo) = (a.max(b) as u32, a.min(b) as u32);
@@ -81,9 +83,27 @@ pub fn for_each_tuple(
     clash: &dyn Fn(usize, usize) -> bool,
     f: &mut dyn FnMut(&[u8]),
 ) {
+    for_each_tuple_within(op, target, cells, cand, clash, u64::MAX, &mut |t| {
+        f(t);
+        true
+    });
+}
+
+/// `for_each_tuple` that does at most `budget` work (each search node at depth i costs i + 1,
+/// the clash checks it makes) and stops as soon as `f` returns false. True when the
+/// enumeration ran to its end (every tuple was passed to `f`).
+pub fn for_each_tuple_within(
+    op: Op,
+    target: u32,
+    cells: &[usize],
+    cand: &[u16],
+    clash: &dyn Fn(usize, usize) -> bool,
+    budget: u64,
+    f: &mut dyn FnMut(&[u8]) -> bool,
+) -> bool {
     let k = cells.len();
-    if k == 0 || k > 16 {
-        return;
+    if k == 0 {
+        return true;
     }
     let lo: Vec<u32> = cells.iter().map(|&c| cand[c].trailing_zeros()).collect();
     let hi: Vec<u32> = cells.iter().map(|&c| 15u32.saturating_sub(cand[c].leading_zeros())).collect();
@@ -94,8 +114,21 @@ pub fn for_each_tuple(
         min_rest[i] = min_rest[i + 1] + lo[i];
         max_rest[i] = max_rest[i + 1] + hi[i];
     }
-    let mut e = Enumeration { op, target, cells, cand, min_rest, max_rest, digits: vec![0u8; k], clash, f };
+    let mut e = Enumeration {
+        op,
+        target,
+        cells,
+        cand,
+        min_rest,
+        max_rest,
+        digits: vec![0u8; k],
+        clash,
+        f,
+        nodes: budget,
+        stopped: false,
+    };
     e.go(0, 0, 1);
+    !e.stopped
 }
 
 struct Enumeration<'a> {
@@ -107,14 +140,27 @@ struct Enumeration<'a> {
     max_rest: Vec<u32>,
     digits: Vec<u8>,
     clash: &'a dyn Fn(usize, usize) -> bool,
-    f: &'a mut dyn FnMut(&[u8]),
+    f: &'a mut dyn FnMut(&[u8]) -> bool,
+    /// Work still allowed.
+    nodes: u64,
+    /// Out of nodes, or `f` asked to stop.
+    stopped: bool,
 }
 
 impl Enumeration<'_> {
     fn go(&mut self, i: usize, acc_sum: u32, acc_prod: u64) {
+        if self.stopped {
+            return;
+        }
+        let cost = i as u64 + 1;
+        if self.nodes < cost {
+            self.stopped = true;
+            return;
+        }
+        self.nodes -= cost;
         if i == self.cells.len() {
-            if self.op.satisfied(self.target, &self.digits) {
-                (self.f)(&self.digits);
+            if self.op.satisfied(self.target, &self.digits) && !(self.f)(&self.digits) {
+                self.stopped = true;
             }
             return;
         }
@@ -123,13 +169,14 @@ impl Enumeration<'_> {
             return;
         }
         let mut m = self.cand[self.cells[i]] & !1;
-        while m != 0 {
+        while m != 0 && !self.stopped {
             let d = m.trailing_zeros() as u8;
             m &= m - 1;
             if (0..i).any(|j| self.digits[j] == d && (self.clash)(j, i)) {
                 continue;
             }
-            let prod = acc_prod * d as u64;
+            // Saturating: `Any` cages of many cells do not prune by product.
+            let prod = acc_prod.saturating_mul(d as u64);
             if self.op == Op::Mul && (prod > self.target as u64 || !(self.target as u64).is_multiple_of(prod)) {
                 continue;
             }

@@ -110,3 +110,54 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Run the binary with `args` and `stdin`, killing it after `secs` seconds (then panicking: a
+/// command that loops is a failure, not a hung test run).
+pub fn run_within(args: &[&str], stdin: Option<&[u8]>, secs: u64) -> Output {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut si = child.stdin.take().unwrap();
+    let input = stdin.map(<[u8]>::to_vec).unwrap_or_default();
+    let feeder = std::thread::spawn(move || {
+        let _ = si.write_all(&input); // the child may stop reading early
+    });
+    let (so, se) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    // Read both pipes on threads, keeping at most 1 MB of each (a looping command writes forever).
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            let mut buf = [0u8; 65536];
+            while let Ok(n) = r.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if kept.len() < 1 << 20 {
+                    kept.extend_from_slice(&buf[..n]);
+                }
+            }
+            kept
+        })
+    };
+    let (out, err) = (drain(Box::new(so)), drain(Box::new(se)));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let _ = feeder.join();
+    Output { status, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
+}

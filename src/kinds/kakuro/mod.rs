@@ -1,4 +1,5 @@
-//! Kakuro (R×C including the clue border; default 8×10, up to 30×30): a symmetric block layout
+//! Kakuro (R×C including the clue border; default 8×10, generated up to 30×30, read and solved
+//! up to `MAX_READ_SIDE`): a symmetric block layout
 //! whose runs have 2 to 9 cells, a random digit fill without repeats in a run, clue sums from the
 //! fill, and uniqueness guaranteed by the combination-table counter with digit repair.
 
@@ -36,8 +37,13 @@ pub struct Grid {
     pub digits: Vec<u8>,
 }
 
-/// The largest board accepted, in rows and in columns.
+/// The largest board generated, in rows and in columns.
 pub const MAX_SIDE: usize = 30;
+
+/// The largest board read, solved and rated, in rows and in columns. The solver's indices are
+/// u32 and its search state grows with the white cells, so this only bounds memory (a
+/// 1000×1000 board is about 10 MB of state); lines over 1 MB are refused before anyway.
+pub const MAX_READ_SIDE: usize = 1000;
 
 /// Bands of the adjusted white-cells-per-run measure, as labels in the book: below the first
 /// value "easy", then "medium", "hard", at or above the last "expert". The published method

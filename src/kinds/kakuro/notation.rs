@@ -5,7 +5,7 @@
 //! clue block, the run being the `len` cells right of it or below it).
 
 use super::solve::Layout;
-use super::{Cell, Grid, Kakuro, MAX_SIDE};
+use super::{Cell, Grid, Kakuro, MAX_READ_SIDE};
 use serde_json::{json, Value};
 
 fn cell_text(c: Cell) -> String {
@@ -60,8 +60,8 @@ fn from_json(v: &Value) -> Result<Kakuro, String> {
     let v = v.get("puzzle").filter(|p| p.is_object()).unwrap_or(v);
     let size = |key: &str| -> Result<usize, String> {
         let n = v.get(key).and_then(Value::as_u64).ok_or_else(|| format!("missing \"{key}\" (a number)"))?;
-        if !(1..=MAX_SIDE as u64).contains(&n) {
-            return Err(format!("\"{key}\" must be 1 to {MAX_SIDE}, got {n}"));
+        if !(1..=MAX_READ_SIDE as u64).contains(&n) {
+            return Err(format!("\"{key}\" must be 1 to {MAX_READ_SIDE}, got {n}"));
         }
         Ok(n as usize)
     };
@@ -123,8 +123,8 @@ pub fn from_dzn(text: &str) -> Result<Kakuro, String> {
             }
         }
     }
-    if rows > MAX_SIDE || cols > MAX_SIDE {
-        return Err(format!("dzn: board {rows}×{cols} is larger than {MAX_SIDE}×{MAX_SIDE}"));
+    if rows > MAX_READ_SIDE || cols > MAX_READ_SIDE {
+        return Err(format!("dzn: board {rows}×{cols} is larger than {MAX_READ_SIDE}×{MAX_READ_SIDE}"));
     }
     let mut cells: Vec<Cell> = grid_rows
         .iter()

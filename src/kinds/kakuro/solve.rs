@@ -8,7 +8,7 @@
 //! a digit every live combination needs with one place left goes there. Then branch on the cell
 //! or the run with the fewest options (digits, resp. combinations), whichever is smaller.
 
-use super::{Cell, Grid, Kakuro, MAX_SIDE};
+use super::{Cell, Grid, Kakuro, MAX_READ_SIDE};
 use crate::common::cage::sum_combos;
 
 /// All digits 1..=9 as a candidate mask (bit d = digit d).
@@ -47,8 +47,8 @@ impl Layout {
     /// distinct digits reaches; no clue without a run.
     pub fn new(k: &Kakuro) -> Result<Layout, String> {
         let (rows, cols) = (k.rows, k.cols);
-        if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
-            return Err(format!("board must be 1 to {MAX_SIDE} rows and columns, got {rows}×{cols}"));
+        if !(1..=MAX_READ_SIDE).contains(&rows) || !(1..=MAX_READ_SIDE).contains(&cols) {
+            return Err(format!("board must be 1 to {MAX_READ_SIDE} rows and columns, got {rows}×{cols}"));
         }
         if k.cells.len() != rows * cols {
             return Err(format!("{} cells for a {rows}×{cols} board", k.cells.len()));

@@ -31,7 +31,8 @@ pub struct KenKen {
 pub type Grid = Vec<u8>;
 
 impl KenKen {
-    /// Check the structure: size, every cell in exactly one cage, operation arity, targets.
+    /// Check the structure: size, every cell in exactly one cage, cages connected, operation
+    /// arity, targets the operation can reach. Any cage length is accepted (the solver holds it).
     pub fn validate(&self) -> Result<(), String> {
         let n = self.size as usize;
         if !(1..=12).contains(&n) {
@@ -51,23 +52,71 @@ impl KenKen {
                     return Err(format!("cell [{}, {}] lies in two cages", c / n, c % n));
                 }
             }
-            let k = cage.cells.len();
-            match cage.op {
-                Op::Sub | Op::Div if k != 2 => {
-                    return Err(format!("cage {} uses '{}' on {k} cells (needs 2)", i + 1, cage.op.symbol()))
-                }
-                Op::Given if k != 1 => return Err(format!("cage {} uses '=' on {k} cells (needs 1)", i + 1)),
-                Op::Given if !(1..=n as u32).contains(&cage.target) => {
-                    return Err(format!("cage {} gives {} outside 1..{n}", i + 1, cage.target))
-                }
-                _ => {}
-            }
+            check_cage(cage, n).map_err(|e| format!("cage {}: {e}", i + 1))?;
         }
         if let Some(c) = seen.iter().position(|&s| !s) {
             return Err(format!("cell [{}, {}] lies in no cage", c / n, c % n));
         }
         Ok(())
     }
+}
+
+/// One cage's own rules: its operation's arity, a target the operation can reach with digits
+/// 1..=n (a necessary condition only: never refuses a cage some fill meets), connected cells.
+fn check_cage(cage: &Cage, n: usize) -> Result<(), String> {
+    let (k, t, sym) = (cage.cells.len(), cage.target as u64, cage.op.symbol());
+    let n64 = n as u64;
+    // The largest product of k digits up to n, saturating.
+    let max_product = (0..k).fold(1u64, |p, _| p.saturating_mul(n64));
+    let reachable = match cage.op {
+        Op::Sub | Op::Div if k != 2 => return Err(format!("uses '{sym}' on {k} cells (needs 2)")),
+        Op::Given if k != 1 => return Err(format!("uses '=' on {k} cells (needs 1)")),
+        Op::Given => (1..=n64).contains(&t),
+        Op::Sub => (1..n64).contains(&t),
+        Op::Div => (2..=n64).contains(&t),
+        Op::Add => (k as u64..=k as u64 * n64).contains(&t),
+        // Every prime factor of a product of digits is at most n.
+        Op::Mul => (1..=max_product).contains(&t) && (2..=n64).fold(t, strip) == 1,
+        Op::Any => (1..=max_product.max(k as u64 * n64)).contains(&t),
+    };
+    if !reachable {
+        return Err(format!("target {t} cannot be made with '{sym}' on {k} cell(s) of digits 1 to {n}"));
+    }
+    // Connected: every cell reached from the first through neighbours in the cage.
+    let mut inside = vec![false; n * n];
+    cage.cells.iter().for_each(|&c| inside[c as usize] = true);
+    let mut reached = vec![cage.cells[0] as usize];
+    inside[reached[0]] = false;
+    let mut i = 0;
+    while i < reached.len() {
+        let c = reached[i];
+        let (r, col) = (c / n, c % n);
+        let near = [
+            (r > 0).then(|| c - n),
+            (r + 1 < n).then(|| c + n),
+            (col > 0).then(|| c - 1),
+            (col + 1 < n).then(|| c + 1),
+        ];
+        for o in near.into_iter().flatten() {
+            if std::mem::replace(&mut inside[o], false) {
+                reached.push(o);
+            }
+        }
+        i += 1;
+    }
+    if reached.len() < k {
+        let c = inside.iter().position(|&x| x).unwrap_or(0);
+        return Err(format!("its cells are not connected (cell [{}, {}] is apart)", c / n, c % n));
+    }
+    Ok(())
+}
+
+/// `x` with every factor `p` divided out.
+fn strip(mut x: u64, p: u64) -> u64 {
+    while x > 0 && x.is_multiple_of(p) {
+        x /= p;
+    }
+    x
 }
 
 /// KenKen generation parameters (config `[generate]`).

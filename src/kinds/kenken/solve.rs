@@ -5,9 +5,14 @@
 //! cage whose cells changed keeps only the digits that appear in some tuple meeting its
 //! operation and target (`common::cage::for_each_tuple`). Search branches on the cell with the
 //! fewest candidates. The plain reference solver is in the tests.
+//!
+//! Cages of any length are held (a whole 12×12 grid may be one cage). A cage whose tuples
+//! cannot be listed within a work budget is filtered by bounds instead (`cage_bounds`): weaker
+//! pruning that never removes a digit some tuple uses, and exact once the cage's cells are all
+//! fixed, so counts stay right.
 
 use super::KenKen;
-use crate::common::cage::{for_each_tuple, Op};
+use crate::common::cage::{for_each_tuple_within, Op};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -19,9 +24,8 @@ pub struct Board<'a> {
     pub cage_of: Vec<usize>,
     /// Cell indices of each cage, in the puzzle's order.
     pub cells: Vec<Vec<usize>>,
-    /// Per cage, its valid tuples (with full candidates) as bitsets; `None` when there would be
-    /// too many to keep (huge cages), and those cages enumerate afresh.
-    tuples: Vec<Option<Rc<TupleSets>>>,
+    /// Per cage, how it is filtered.
+    tuples: Vec<CageFilter>,
 }
 
 /// (size, op, target, cage length, which pairs of the cage's cells share a line): all a cage's
@@ -32,7 +36,7 @@ thread_local! {
     /// Tuple sets by cage shape (see `CacheKey`): a pure function of the key, so sharing them
     /// between the generator's repairs, the uniqueness check and the rater changes nothing but
     /// time. Cleared when it grows past `CACHE_LIMIT` entries, so memory stays bounded.
-    static TUPLE_CACHE: RefCell<HashMap<CacheKey, Option<Rc<TupleSets>>>> = RefCell::new(HashMap::new());
+    static TUPLE_CACHE: RefCell<HashMap<CacheKey, CageFilter>> = RefCell::new(HashMap::new());
 }
 const CACHE_LIMIT: usize = 50_000;
 /// And cleared when the tuple sets it holds pass this many 64-bit words (256 MiB).
@@ -40,6 +44,18 @@ const CACHE_WORDS: usize = 32 << 20;
 
 thread_local! {
     static CACHE_SIZE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How a cage's cells are filtered at each propagation.
+#[derive(Clone)]
+enum CageFilter {
+    /// Its valid tuples (with full candidates), kept as bitsets.
+    Sets(Rc<TupleSets>),
+    /// Too many tuples to keep: listed afresh under the current candidates (within
+    /// `FALLBACK_WORK`, else bounds).
+    Enumerate,
+    /// Too many even to list once within `BUILD_WORK`, or over `ENUMERATE_CELLS`: bounds.
+    Bounds,
 }
 
 /// A cage's valid tuples, indexed so that filtering by candidates is a few word operations:
@@ -72,7 +88,7 @@ impl TupleSets {
 
     /// Fill `union` with the digits each cell keeps; the tuples still alive go to `alive`.
     /// False when none is.
-    fn filter(&self, cells: &[usize], cand: &[u16], union: &mut [u16; 16], alive: &mut [u64]) -> bool {
+    fn filter(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64]) -> bool {
         alive.fill(!0);
         let mut any = 0u64;
         for (i, &c) in cells.iter().enumerate() {
@@ -129,6 +145,19 @@ impl TupleSets {
 /// time of 9×9 puzzles with 5- and 6-cell sum cages.
 const TUPLE_BUDGET: usize = 1 << 20;
 
+/// Work (search nodes times depth, see `for_each_tuple_within`) allowed to list a cage's tuples
+/// once with full candidates (cached per cage shape), and to list them again under the current
+/// candidates at a propagation for `CageFilter::Enumerate` cages. Past either, bounds instead.
+const BUILD_WORK: u64 = 1 << 24;
+const FALLBACK_WORK: u64 = 1 << 22;
+
+/// The longest cage listed afresh at each propagation when its tuples are too many to keep;
+/// longer ones use bounds (listing 17 or more cells at every node made a search take minutes).
+const ENUMERATE_CELLS: usize = 16;
+
+/// The most cells a cage can have (a 12×12 grid).
+pub const MAX_CELLS: usize = 144;
+
 impl<'a> Board<'a> {
     pub fn new(puzzle: &'a KenKen) -> Board<'a> {
         let n = puzzle.size as usize;
@@ -145,14 +174,18 @@ impl<'a> Board<'a> {
             let mut flat = Vec::new();
             let mut over = false;
             let clash = |i: usize, j: usize| cs[i] / n == cs[j] / n || cs[i] % n == cs[j] % n;
-            for_each_tuple(op, target, cs, &full, &clash, &mut |t| {
-                if flat.len() + t.len() > TUPLE_BUDGET {
-                    over = true;
-                } else {
+            let done = for_each_tuple_within(op, target, cs, &full, &clash, BUILD_WORK, &mut |t| {
+                over = flat.len() + t.len() > TUPLE_BUDGET;
+                if !over {
                     flat.extend_from_slice(t);
                 }
+                !over
             });
-            (!over).then(|| Rc::new(TupleSets::build(&flat, cs.len())))
+            match (done, over) {
+                (true, false) => CageFilter::Sets(Rc::new(TupleSets::build(&flat, cs.len()))),
+                (_, true) if cs.len() <= ENUMERATE_CELLS => CageFilter::Enumerate,
+                _ => CageFilter::Bounds,
+            }
         };
         let tuples = TUPLE_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
@@ -183,7 +216,9 @@ impl<'a> Board<'a> {
                         .entry(key)
                         .or_insert_with(|| {
                             let sets = build(cs, cage.op, cage.target);
-                            CACHE_SIZE.set(CACHE_SIZE.get() + sets.as_ref().map_or(0, |t| t.sets.len()));
+                            if let CageFilter::Sets(t) = &sets {
+                                CACHE_SIZE.set(CACHE_SIZE.get() + t.sets.len());
+                            }
                             sets
                         })
                         .clone()
@@ -200,17 +235,19 @@ impl<'a> Board<'a> {
     /// The union of digits each cell of cage `k` takes over the cage's valid tuples, and the
     /// digits every tuple uses. `None` when no tuple fits.
     pub fn cage_options(&self, k: usize, cand: &[u16]) -> Option<(Vec<u16>, u16)> {
-        let mut union = [0u16; 16];
+        let mut union = [0u16; MAX_CELLS];
         let must = self.cage_union(k, cand, &mut union, true)?;
         Some((union[..self.cells[k].len()].to_vec(), must))
     }
 
     /// `cage_options` into a fixed buffer (the propagation hot path). `must` is computed only
     /// when asked for (`want_must`).
-    fn cage_union(&self, k: usize, cand: &[u16], union: &mut [u16; 16], want_must: bool) -> Option<u16> {
+    fn cage_union(&self, k: usize, cand: &[u16], union: &mut [u16], want_must: bool) -> Option<u16> {
         let cells = &self.cells[k];
+        let cage = &self.puzzle.cages[k];
         match &self.tuples[k] {
-            Some(sets) => {
+            CageFilter::Bounds => cage_bounds(cage.op, cage.target, cells, self.n, cand, union).then_some(0),
+            CageFilter::Sets(sets) => {
                 // On the stack for cages of up to 512 tuples (most); zeroing a larger buffer at
                 // every call showed up as 7% of the time.
                 let mut buf = [0u64; 8];
@@ -242,13 +279,12 @@ impl<'a> Board<'a> {
                 }
                 Some(must)
             }
-            None => {
-                let cage = &self.puzzle.cages[k];
+            CageFilter::Enumerate => {
                 let n = self.n;
                 let clash = |i: usize, j: usize| cells[i] / n == cells[j] / n || cells[i] % n == cells[j] % n;
                 let mut must = u16::MAX;
                 let mut any = false;
-                for_each_tuple(cage.op, cage.target, cells, cand, &clash, &mut |t| {
+                let done = for_each_tuple_within(cage.op, cage.target, cells, cand, &clash, FALLBACK_WORK, &mut |t| {
                     any = true;
                     let mut used = 0u16;
                     for (u, &d) in union.iter_mut().zip(t) {
@@ -256,8 +292,14 @@ impl<'a> Board<'a> {
                         used |= 1 << d;
                     }
                     must &= used;
+                    true
                 });
-                any.then_some(must)
+                if done {
+                    return any.then_some(must);
+                }
+                // Too many tuples to list now: bounds, and no digit is known to be a must.
+                union[..cells.len()].fill(0);
+                cage_bounds(cage.op, cage.target, cells, n, cand, union).then_some(0)
             }
         }
     }
@@ -348,13 +390,13 @@ impl<'a> Board<'a> {
                 }
             }
             // Cages.
-            let mut union = [0u16; 16];
+            let mut union = [0u16; MAX_CELLS];
             for k in 0..self.cells.len() {
                 if !dirty.get(k) {
                     continue;
                 }
                 dirty.clear(k);
-                union.fill(0);
+                union[..self.cells[k].len()].fill(0);
                 if self.cage_union(k, cand, &mut union, false).is_none() {
                     return false;
                 }
@@ -370,6 +412,136 @@ impl<'a> Board<'a> {
             }
         }
     }
+}
+
+/// Bounds filtering for a cage too large to list its tuples: cell `i` keeps digit `d` when,
+/// with `i = d`, the least and the most the cage can make (sum or product; the cage's cells in
+/// one line take different digits) still bracket the target, along rows and along columns.
+/// Never removes a digit some tuple uses; exact once every cell is fixed. Fills `union`; false
+/// when the cage cannot be met.
+fn cage_bounds(op: Op, target: u32, cells: &[usize], n: usize, cand: &[u16], union: &mut [u16]) -> bool {
+    let k = cells.len();
+    if cells.iter().all(|&c| cand[c].count_ones() == 1) {
+        let digits: Vec<u8> = cells.iter().map(|&c| cand[c].trailing_zeros() as u8).collect();
+        union[..k].iter_mut().zip(cells).for_each(|(u, &c)| *u = cand[c]);
+        return op.satisfied(target, &digits);
+    }
+    let ops: &[Op] = match op {
+        Op::Add => &[Op::Add],
+        Op::Mul => &[Op::Mul],
+        Op::Any if k >= 3 => &[Op::Add, Op::Mul],
+        // Two-cell and one-cell ops: only the exact check above (their tuples are few anyway).
+        _ => {
+            union[..k].iter_mut().zip(cells).for_each(|(u, &c)| *u = cand[c]);
+            return true;
+        }
+    };
+    let lines = [LineGroups::new(cells, cand, |c| c / n), LineGroups::new(cells, cand, |c| c % n)];
+    for (i, &c) in cells.iter().enumerate() {
+        let mut m = cand[c];
+        while m != 0 {
+            let d = m.trailing_zeros() as u64;
+            m &= m - 1;
+            let t = target as u64;
+            let fits = |&op: &Op| {
+                if op == Op::Mul && !t.is_multiple_of(d) {
+                    return false;
+                }
+                let (lo, hi) = lines.iter().fold((0, u64::MAX), |(lo, hi), g| match g.bounds(op, cand, i, d) {
+                    Some((l, h)) => (lo.max(l), hi.min(h)),
+                    None => (1, 0),
+                });
+                lo <= t && t <= hi
+            };
+            if ops.iter().any(fits) {
+                union[i] |= 1 << d;
+            }
+        }
+        if union[i] == 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// A cage's cells grouped by line (row or column): within a group digits differ.
+struct LineGroups<'a> {
+    cells: &'a [usize],
+    /// Per group, the indices (into `cells`) of its cells.
+    groups: Vec<Vec<usize>>,
+    /// The group of each cell.
+    group_of: Vec<usize>,
+    /// Per group and op (`Add`, `Mul`), its (least, most) value, or None when it has no fill.
+    base: Vec<[Option<(u64, u64)>; 2]>,
+}
+
+impl<'a> LineGroups<'a> {
+    fn new(cells: &'a [usize], cand: &[u16], line: impl Fn(usize) -> usize) -> LineGroups<'a> {
+        let mut ids: Vec<usize> = cells.iter().map(|&c| line(c)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let group_of: Vec<usize> = cells.iter().map(|&c| ids.binary_search(&line(c)).unwrap_or(0)).collect();
+        let mut groups = vec![Vec::new(); ids.len()];
+        for (i, &g) in group_of.iter().enumerate() {
+            groups[g].push(i);
+        }
+        let base = groups
+            .iter()
+            .map(|g| {
+                let masks = || g.iter().map(|&j| cand[cells[j]]);
+                [group_bounds(Op::Add, masks()), group_bounds(Op::Mul, masks())]
+            })
+            .collect();
+        LineGroups { cells, groups, group_of, base }
+    }
+
+    /// (least, most) of the whole cage under `op` with cell `i` set to digit `d`.
+    fn bounds(&self, op: Op, cand: &[u16], i: usize, d: u64) -> Option<(u64, u64)> {
+        let slot = (op == Op::Mul) as usize;
+        let gi = self.group_of[i];
+        let mine = self.groups[gi].iter().filter(|&&j| j != i).map(|&j| cand[self.cells[j]] & !(1 << d));
+        let (mut lo, mut hi) = group_bounds(op, mine)?;
+        (lo, hi) = (combine(op, lo, d), combine(op, hi, d));
+        for (g, b) in self.base.iter().enumerate() {
+            if g != gi {
+                let (l, h) = b[slot]?;
+                (lo, hi) = (combine(op, lo, l), combine(op, hi, h));
+            }
+        }
+        Some((lo, hi))
+    }
+}
+
+fn combine(op: Op, a: u64, b: u64) -> u64 {
+    if op == Op::Mul {
+        a.saturating_mul(b)
+    } else {
+        a.saturating_add(b)
+    }
+}
+
+/// (least, most) that cells of one line with candidate masks `masks` can add up to (`Add`) or
+/// multiply to (`Mul`): the tighter of the per-cell extremes and the extremes of as many
+/// different digits from their union. None when they cannot all take different digits.
+fn group_bounds(op: Op, masks: impl Iterator<Item = u16>) -> Option<(u64, u64)> {
+    let id = (op == Op::Mul) as u64;
+    let (mut lo, mut hi, mut all, mut m) = (id, id, 0u16, 0usize);
+    for mask in masks {
+        if mask == 0 {
+            return None;
+        }
+        lo = combine(op, lo, mask.trailing_zeros() as u64);
+        hi = combine(op, hi, 15 - mask.leading_zeros() as u64);
+        all |= mask;
+        m += 1;
+    }
+    let digits: Vec<u64> = (1..16).filter(|&d| all >> d & 1 == 1).collect();
+    if digits.len() < m {
+        return None;
+    }
+    let least = digits[..m].iter().fold(id, |a, &x| combine(op, a, x));
+    let most = digits[digits.len() - m..].iter().fold(id, |a, &x| combine(op, a, x));
+    Some((lo.max(least), hi.min(most)))
 }
 
 /// A 256-bit set (cells or cages of grids up to 12×12, 16×16).

@@ -11,6 +11,7 @@ use super::KenKen;
 use crate::common::cage::Op;
 use crate::common::latin;
 use crate::rate::{assume, Solving, Tally, Technique};
+use std::rc::Rc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Tech {
@@ -138,7 +139,7 @@ pub enum Step {
 
 /// A cage's filtered digits as last computed: (cage version, per-cell digits and must digits,
 /// or `None` when no tuple fit).
-type CageMemo = (u32, Option<([u16; 16], u16)>);
+type CageMemo = (u32, Option<(Rc<[u16]>, u16)>);
 
 pub struct Position<'a> {
     board: Board<'a>,
@@ -200,19 +201,15 @@ impl<'a> Position<'a> {
 
     /// The digits each cell of cage `k` keeps and the digits every tuple uses, remembered until
     /// a cell of the cage changes (most cages do not change between two scans).
-    fn cage_filter(&self, k: usize) -> Option<([u16; 16], u16)> {
+    fn cage_filter(&self, k: usize) -> Option<(Rc<[u16]>, u16)> {
         let version = self.cage_version[k];
-        if let Some((v, memo)) = self.cage_memo.borrow()[k] {
-            if v == version {
-                return memo;
+        if let Some((v, memo)) = &self.cage_memo.borrow()[k] {
+            if *v == version {
+                return memo.clone();
             }
         }
-        let result = self.board.cage_options(k, &self.cand).map(|(union, must)| {
-            let mut u = [0u16; 16];
-            u[..union.len()].copy_from_slice(&union);
-            (u, must)
-        });
-        self.cage_memo.borrow_mut()[k] = Some((version, result));
+        let result = self.board.cage_options(k, &self.cand).map(|(union, must)| (Rc::from(union), must));
+        self.cage_memo.borrow_mut()[k] = Some((version, result.clone()));
         result
     }
 
@@ -297,7 +294,7 @@ impl<'a> Position<'a> {
             let found = self.cage_filter(k).and_then(|(union, _)| {
                 cells
                     .iter()
-                    .zip(&union)
+                    .zip(union.iter())
                     .find(|(&c, &u)| !self.placed[c] && self.cand[c] & !u != 0)
                     .map(|(&c, &u)| Step::Remove { cells: vec![c], digits: self.cand[c] & !u })
             });

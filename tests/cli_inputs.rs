@@ -1,0 +1,148 @@
+//! Every input handled, through the real binary: inputs that are directories, missing, binary,
+//! empty or absurdly long; readers that close the pipe early (`| head -1`); calibrate flags out
+//! of range. Each case once looped, panicked or crashed.
+
+mod common;
+use common::{bin, read_data, run_within};
+use std::io::Write;
+use std::process::{Output, Stdio};
+
+const GOOD: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_directory_as_input_is_one_error_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    for cmd in ["rate", "solve"] {
+        let o = run_within(&[cmd, dir], None, 30);
+        assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+        let e = err(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(dir) && e.contains("directory"), "{e}");
+    }
+    // A directory named like a MiniZinc file too.
+    let dzn = tmp.path().join("x.dzn");
+    std::fs::create_dir(&dzn).unwrap();
+    let o = run_within(&["solve", "--kind", "kakuro", dzn.to_str().unwrap()], None, 30);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}
+
+#[test]
+fn a_missing_input_is_one_error_naming_it() {
+    let o = run_within(&["rate", "/no/such/puzzles.txt"], None, 30);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("/no/such/puzzles.txt"), "{}", err(&o));
+}
+
+#[test]
+fn binary_lines_are_bad_lines_and_the_others_are_processed() {
+    let mut input = format!("{GOOD}\n").into_bytes();
+    input.extend_from_slice(b"\xff\xfe\x00\x81garbage\n");
+    input.extend_from_slice(&[0x80; 5000]);
+    input.extend_from_slice(format!("\n{GOOD}\r\n").as_bytes());
+    let o = run_within(&["solve", "-"], Some(&input), 30);
+    assert_eq!(o.status.code(), Some(1));
+    let e = err(&o);
+    assert!(e.contains("line 2: not valid UTF-8") && e.contains("line 3: not valid UTF-8"), "{e}");
+    let rows: Vec<String> = out(&o).lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect();
+    assert_eq!(rows, ["1", "4"]);
+}
+
+#[test]
+fn an_empty_input_gives_the_header_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    for cmd in ["rate", "solve"] {
+        let o = run_within(&[cmd, empty.to_str().unwrap()], None, 30);
+        assert!(o.status.success(), "{}", err(&o));
+        assert_eq!(out(&o).lines().count(), 1);
+        assert!(err(&o).is_empty());
+    }
+}
+
+#[test]
+fn a_very_long_line_is_refused_without_holding_it() {
+    // 50 MB on one line, then a good puzzle: the long one is refused, the next one solved.
+    let mut input = vec![b'7'; 50 << 20];
+    input.extend_from_slice(format!("\n{GOOD}\n").as_bytes());
+    let start = std::time::Instant::now();
+    let o = run_within(&["solve"], Some(&input), 60);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("line 1: line too long"), "{}", err(&o));
+    assert!(out(&o).lines().nth(1).is_some_and(|l| l.starts_with("2,1,")), "{}", out(&o));
+    assert!(start.elapsed().as_secs() < 30);
+}
+
+/// Run with the reader of stdout gone before the program writes: it must end quietly.
+fn with_closed_stdout(args: &[&str], stdin: Vec<u8>) -> Output {
+    let mut child =
+        bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let mut si = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = si.write_all(&stdin);
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    o
+}
+
+#[test]
+fn a_closed_pipe_ends_each_command_quietly() {
+    // Enough lines that the output cannot all fit in the pipe before the program notices.
+    let many: String = read_data("sudoku/top1465.txt").lines().take(400).map(|l| format!("{l}\n")).collect();
+    for args in [&["rate", "-"][..], &["solve", "-"], &["replay", "--seed", "1", "--index", "0"]] {
+        let o = with_closed_stdout(args, many.clone().into_bytes());
+        let e = err(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {e}");
+        assert!(!e.contains("panicked") && !e.contains("error"), "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn calibrate_flags_out_of_range_exit_2_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let reference = tmp.path().join("ref.txt");
+    let text = read_data("sudoku/qqwing_levels.txt");
+    let mut lines: Vec<&str> = Vec::new();
+    for level in ["simple", "easy", "intermediate", "expert"] {
+        lines.extend(text.lines().filter(|l| l.ends_with(&format!(",{level}"))).take(3));
+    }
+    std::fs::write(&reference, lines.join("\n")).unwrap();
+    let r = reference.to_str().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    for (flags, named) in [
+        (&["--holdout", "0.95"][..], "--holdout"),
+        (&["--holdout", "0.05"], "--holdout"),
+        (&["--holdout", "1"], "--holdout"),
+        (&["--holdout", "NaN"], "--holdout"),
+        (&["--holdout=-0.1"], "--holdout"),
+        (&["--shares", "40,30,30"], "--shares"),
+        (&["--shares", "40,30,0,30"], "--shares"),
+        (&["--shares", "40,30,inf,30"], "--shares"),
+        (&["--levels", "simple"], "--levels"),
+        (&["--levels", "simple,easy,easy,expert"], "--levels"),
+    ] {
+        let mut args = vec!["calibrate", "--reference", r];
+        args.extend_from_slice(flags);
+        let o = run_within(&args, None, 60);
+        let e = err(&o);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {e}");
+        assert!(e.contains(named) && !e.contains("panicked"), "{flags:?}: {e}");
+    }
+    let o = run_within(&["calibrate", "--reference", dir], None, 30);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("--reference"), "{}", err(&o));
+    // In range, the flags pass (the fit on 6 puzzles may still find nothing to fit: exit 1).
+    let o = run_within(&["calibrate", "--reference", r, "--holdout", "0.5"], None, 60);
+    assert_ne!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(!err(&o).contains("panicked"), "{}", err(&o));
+}
