@@ -161,21 +161,44 @@ pub fn parse_keen(id: &str) -> Result<KenKen, String> {
         return Err(format!("Keen ID size must be 3 to 9, got {w}"));
     }
     let (layout, clue_text) = desc.split_once(',').ok_or("a Keen ID needs LAYOUT,CLUES")?;
+    let cells = keen_layout(layout, w)?;
+    let clues = keen_clues(clue_text)?;
+    if clues.len() != cells.len() {
+        return Err(format!("the Keen layout has {} cages but {} clues", cells.len(), clues.len()));
+    }
+    let cages = cells
+        .into_iter()
+        .zip(clues)
+        .map(|(cells, (op, target))| {
+            let op = if cells.len() == 1 && op == Op::Add { Op::Given } else { op };
+            Cage { op, target, cells }
+        })
+        .collect();
+    let p = KenKen { size: w as u8, cages };
+    p.validate()?;
+    Ok(p)
+}
+
+/// Union-find root of `x`, with path compression.
+fn find(p: &mut [usize], x: usize) -> usize {
+    let mut r = x;
+    while p[r] != r {
+        r = p[r];
+    }
+    let mut y = x;
+    while p[y] != r {
+        let next = p[y];
+        p[y] = r;
+        y = next;
+    }
+    r
+}
+
+/// The cages of a Keen layout string (run-length coded open edges and walls between cells), as
+/// cell lists in order of their smallest cell.
+fn keen_layout(layout: &str, w: usize) -> Result<Vec<Vec<u8>>, String> {
     let bs = borders(w);
     let mut parent: Vec<usize> = (0..w * w).collect();
-    fn find(p: &mut [usize], x: usize) -> usize {
-        let mut r = x;
-        while p[r] != r {
-            r = p[r];
-        }
-        let mut y = x;
-        while p[y] != r {
-            let next = p[y];
-            p[y] = r;
-            y = next;
-        }
-        r
-    }
     let chars: Vec<char> = layout.chars().collect();
     let (mut pos, mut i) = (0usize, 0usize);
     let end = bs.len() + 1;
@@ -212,7 +235,6 @@ pub fn parse_keen(id: &str) -> Result<KenKen, String> {
     if pos != end {
         return Err("not enough data in the Keen layout".into());
     }
-    // Cages in order of their smallest cell.
     let mut root_to_cage = std::collections::HashMap::new();
     let mut cells: Vec<Vec<u8>> = Vec::new();
     for x in 0..w * w {
@@ -223,8 +245,13 @@ pub fn parse_keen(id: &str) -> Result<KenKen, String> {
         });
         cells[k].push(x as u8);
     }
+    Ok(cells)
+}
+
+/// The clues of a Keen ID: a letter (a, m, s, d) and a number each.
+fn keen_clues(text: &str) -> Result<Vec<(Op, u32)>, String> {
     let mut clues = Vec::new();
-    let cs: Vec<char> = clue_text.chars().collect();
+    let cs: Vec<char> = text.chars().collect();
     let mut i = 0;
     while i < cs.len() {
         let letter = cs[i];
@@ -244,20 +271,7 @@ pub fn parse_keen(id: &str) -> Result<KenKen, String> {
         };
         clues.push((op, target));
     }
-    if clues.len() != cells.len() {
-        return Err(format!("the Keen layout has {} cages but {} clues", cells.len(), clues.len()));
-    }
-    let cages = cells
-        .into_iter()
-        .zip(clues)
-        .map(|(cells, (op, target))| {
-            let op = if cells.len() == 1 && op == Op::Add { Op::Given } else { op };
-            Cage { op, target, cells }
-        })
-        .collect();
-    let p = KenKen { size: w as u8, cages };
-    p.validate()?;
-    Ok(p)
+    Ok(clues)
 }
 
 #[cfg(test)]

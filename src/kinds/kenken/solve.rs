@@ -158,6 +158,9 @@ const ENUMERATE_CELLS: usize = 16;
 /// The most cells a cage can have (a 12×12 grid).
 pub const MAX_CELLS: usize = 144;
 
+/// Digit masks per row and per column (up to 16 lines each).
+type LineDigits = ([u16; 16], [u16; 16]);
+
 impl<'a> Board<'a> {
     pub fn new(puzzle: &'a KenKen) -> Board<'a> {
         let n = puzzle.size as usize;
@@ -312,8 +315,6 @@ impl<'a> Board<'a> {
     /// Propagate after only `changed` was set (its cage and whatever changes after it are
     /// re-filtered; every cage when `None`). False on a contradiction.
     pub fn propagate_from(&self, cand: &mut [u16], changed: Option<usize>) -> bool {
-        let n = self.n;
-        let full = self.full();
         // Bit sets over cages and cells (at most 144 of each): no allocation per call.
         let mut dirty = match changed {
             None => u256::all(self.cells.len()),
@@ -324,93 +325,115 @@ impl<'a> Board<'a> {
             }
         };
         loop {
-            let mut changed = false;
-            // Fixed cells clear their lines: per line, the digits fixed in it (a digit fixed
-            // twice is a contradiction), then every other cell loses them.
-            let mut row_fixed = [0u16; 16];
-            let mut col_fixed = [0u16; 16];
-            // Nested row/column loops: no division by the (run-time) size in this hot loop.
-            for r in 0..n {
-                for col in 0..n {
-                    let m = cand[r * n + col];
-                    if m == 0 {
-                        return false;
+            // Each pass: None on a contradiction, else whether it changed anything.
+            let Some((fixed, a)) = self.clear_fixed(cand, &mut dirty) else { return false };
+            let Some(b) = self.line_singles(cand, &fixed, &mut dirty) else { return false };
+            let Some(c) = self.filter_cages(cand, &mut dirty) else { return false };
+            if !(a || b || c) {
+                return true;
+            }
+        }
+    }
+
+    /// Fixed cells clear their lines: per line, the digits fixed in it (a digit fixed twice is
+    /// a contradiction), then every other cell loses them. Returns the fixed digits per row and
+    /// column, and whether a cell changed.
+    #[inline]
+    fn clear_fixed(&self, cand: &mut [u16], dirty: &mut u256) -> Option<(LineDigits, bool)> {
+        let n = self.n;
+        let mut changed = false;
+        let mut row_fixed = [0u16; 16];
+        let mut col_fixed = [0u16; 16];
+        // Nested row/column loops: no division by the (run-time) size in this hot loop.
+        for r in 0..n {
+            for col in 0..n {
+                let m = cand[r * n + col];
+                if m == 0 {
+                    return None;
+                }
+                if m & (m - 1) == 0 {
+                    if (row_fixed[r] | col_fixed[col]) & m != 0 {
+                        return None;
                     }
-                    if m & (m - 1) == 0 {
-                        if (row_fixed[r] | col_fixed[col]) & m != 0 {
-                            return false;
-                        }
-                        row_fixed[r] |= m;
-                        col_fixed[col] |= m;
-                    }
+                    row_fixed[r] |= m;
+                    col_fixed[col] |= m;
                 }
             }
-            for r in 0..n {
-                for col in 0..n {
-                    let c = r * n + col;
-                    let m = cand[c];
-                    if m & (m - 1) != 0 {
-                        let keep = m & !(row_fixed[r] | col_fixed[col]);
-                        if keep != m {
-                            if keep == 0 {
-                                return false;
-                            }
-                            cand[c] = keep;
-                            dirty.set(self.cage_of[c]);
-                            changed = true;
+        }
+        for r in 0..n {
+            for col in 0..n {
+                let c = r * n + col;
+                let m = cand[c];
+                if m & (m - 1) != 0 {
+                    let keep = m & !(row_fixed[r] | col_fixed[col]);
+                    if keep != m {
+                        if keep == 0 {
+                            return None;
                         }
-                    }
-                }
-            }
-            // Hidden singles in lines.
-            for line in 0..2 * n {
-                let cell = |i: usize| if line < n { line * n + i } else { i * n + (line - n) };
-                let (mut once, mut twice) = (0u16, 0u16);
-                for i in 0..n {
-                    let m = cand[cell(i)];
-                    twice |= once & m;
-                    once |= m;
-                }
-                if once != full {
-                    return false;
-                }
-                // Digits already fixed in the line are singles too; only new ones matter.
-                let fixed = if line < n { row_fixed[line] } else { col_fixed[line - n] };
-                let mut single = once & !twice & !fixed;
-                while single != 0 {
-                    let d = single & single.wrapping_neg();
-                    single ^= d;
-                    // Gone when another single of this line took its only cell: a contradiction.
-                    let Some(c) = (0..n).map(cell).find(|&c| cand[c] & d != 0) else { return false };
-                    if cand[c] != d {
-                        cand[c] = d;
+                        cand[c] = keep;
                         dirty.set(self.cage_of[c]);
                         changed = true;
                     }
                 }
             }
-            // Cages.
-            let mut union = [0u16; MAX_CELLS];
-            for k in 0..self.cells.len() {
-                if !dirty.get(k) {
-                    continue;
-                }
-                dirty.clear(k);
-                union[..self.cells[k].len()].fill(0);
-                if self.cage_union(k, cand, &mut union, false).is_none() {
-                    return false;
-                }
-                for (&c, &u) in self.cells[k].iter().zip(&union) {
-                    if cand[c] & !u != 0 {
-                        cand[c] &= u;
-                        changed = true;
-                    }
-                }
+        }
+        Some(((row_fixed, col_fixed), changed))
+    }
+
+    /// Hidden singles in lines (`fixed`: the digits already fixed per row and column).
+    #[inline]
+    fn line_singles(&self, cand: &mut [u16], fixed: &LineDigits, dirty: &mut u256) -> Option<bool> {
+        let (n, full) = (self.n, self.full());
+        let mut changed = false;
+        for line in 0..2 * n {
+            let cell = |i: usize| if line < n { line * n + i } else { i * n + (line - n) };
+            let (mut once, mut twice) = (0u16, 0u16);
+            for i in 0..n {
+                let m = cand[cell(i)];
+                twice |= once & m;
+                once |= m;
             }
-            if !changed {
-                return true;
+            if once != full {
+                return None;
+            }
+            // Digits already fixed in the line are singles too; only new ones matter.
+            let done = if line < n { fixed.0[line] } else { fixed.1[line - n] };
+            let mut single = once & !twice & !done;
+            while single != 0 {
+                let d = single & single.wrapping_neg();
+                single ^= d;
+                // Gone when another single of this line took its only cell: a contradiction.
+                let c = (0..n).map(cell).find(|&c| cand[c] & d != 0)?;
+                if cand[c] != d {
+                    cand[c] = d;
+                    dirty.set(self.cage_of[c]);
+                    changed = true;
+                }
             }
         }
+        Some(changed)
+    }
+
+    /// Filter the dirty cages' cells to the digits of their possible tuples.
+    #[inline]
+    fn filter_cages(&self, cand: &mut [u16], dirty: &mut u256) -> Option<bool> {
+        let mut changed = false;
+        let mut union = [0u16; MAX_CELLS];
+        for k in 0..self.cells.len() {
+            if !dirty.get(k) {
+                continue;
+            }
+            dirty.clear(k);
+            union[..self.cells[k].len()].fill(0);
+            self.cage_union(k, cand, &mut union, false)?;
+            for (&c, &u) in self.cells[k].iter().zip(&union) {
+                if cand[c] & !u != 0 {
+                    cand[c] &= u;
+                    changed = true;
+                }
+            }
+        }
+        Some(changed)
     }
 }
 
