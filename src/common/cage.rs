@@ -213,6 +213,24 @@ mod tests {
         for_each_tuple(Op::Add, 5, &[0, 1, 2], &cand, &|a, b| a + 1 == b, &mut |t| l.push(t.to_vec()));
         assert!(l.contains(&vec![2, 1, 2]));
     }
+
+    #[test]
+    fn long_cages_neither_overflow_nor_stop_at_16_cells() {
+        // 12^10 is past u32: no target equals it (the product once overflowed, a panic in
+        // debug builds and a wrapped value in release).
+        assert_eq!(Op::Mul.value(&[12; 10]), None);
+        assert!(!Op::Any.satisfied(0, &[12; 20]));
+        assert!(Op::Any.satisfied(240, &[12; 20]));
+        // 20 cells, no two in a line, sum 21: nineteen 1s and one 2, in any of 20 places.
+        let cand = vec![0b110u16; 20];
+        let mut n = 0;
+        for_each_tuple(Op::Add, 21, &(0..20).collect::<Vec<_>>(), &cand, &|_, _| false, &mut |_| n += 1);
+        assert_eq!(n, 20);
+        // A budget stops the enumeration and says so.
+        let all = vec![0b1_1111_1111_1110u16; 20];
+        let cells: Vec<usize> = (0..20).collect();
+        assert!(!for_each_tuple_within(Op::Any, 1000, &cells, &all, &|_, _| false, 1000, &mut |_| true));
+    }
 }
 
 /// The digit sets (bit d = digit d) of `len` different digits from 1..=9 that add up to `sum`,
