@@ -265,6 +265,11 @@ mod tests {
         assert!(e.contains("key grades.k2") && e.contains("invalid type"), "{e}");
         let e = with("[grades]\nk1 = -5.0\n").unwrap_err().0;
         assert!(e.contains("k1 must be a positive number"), "{e}");
+        let e = with("[grades]\nk1 = 0.0\n").unwrap_err().0;
+        assert!(e.contains("k1 must be a positive number, got 0"), "{e}");
+        assert!(with("[grades]\nk1 = 0.5\n").is_ok());
+        // The kind's hardest level (6 here) is itself a valid floor.
+        assert_eq!(with("[grades]\nlevel_floor = [6, 6, 6]\n").unwrap().thresholds.floor(), [6, 6, 6]);
         let e = with("[grades]\nlevel_floor = [0, 2, 99]\n").unwrap_err().0;
         assert!(e.contains("level_floor") && e.contains("99"), "{e}");
         let e = with("[generate]\nsymmetry = 3\n").unwrap_err().0;

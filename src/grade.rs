@@ -112,4 +112,37 @@ mod tests {
         assert!(Thresholds::new(1.0, 3.0, 2.0).is_err());
         assert!(Thresholds::new(f64::NAN, 3.0, 4.0).is_err());
     }
+
+    #[test]
+    fn each_threshold_is_the_first_step_count_of_its_grade() {
+        use Grade::*;
+        let t = Thresholds::new(10.0, 20.0, 30.0).unwrap();
+        let by = |d: f64| t.grade_by_steps(d);
+        assert_eq!(
+            [by(0.0), by(9.5), by(10.0), by(19.5), by(20.0), by(29.5), by(30.0), by(1e9)],
+            [Easy, Easy, Medium, Medium, Hard, Hard, Expert, Expert]
+        );
+        assert_eq!(Grade::ALL.map(Grade::index), [0, 1, 2, 3]);
+        assert_eq!(Grade::ALL.map(Grade::name), ["easy", "medium", "hard", "expert"]);
+        // Strictly increasing and finite: equal neighbours and infinities are refused.
+        assert!(Thresholds::new(1.0, 3.0, 3.0).is_err());
+        assert!(Thresholds::new(f64::NEG_INFINITY, 2.0, 3.0).is_err());
+        assert!(Thresholds::new(1.0, 2.0, f64::INFINITY).is_err());
+        assert!(Thresholds::new(1.0, 2.0, 3.0).is_ok());
+    }
+
+    #[test]
+    fn floors_may_repeat_a_level_and_skip_grades() {
+        let t = Thresholds::new(10.0, 20.0, 30.0).unwrap();
+        // Equal non-zero entries: from level 4, at least hard (the highest floor reached wins).
+        let f = t.with_floor([4, 4, 0]).unwrap();
+        assert_eq!(f.floor(), [4, 4, 0]);
+        assert_eq!((f.grade(5.0, 3), f.grade(5.0, 4), f.grade(35.0, 4)), (Grade::Easy, Grade::Hard, Grade::Expert));
+        // Zeros are skipped when checking the order, not compared.
+        assert!(t.with_floor([0, 5, 5]).is_ok());
+        assert!(t.with_floor([5, 0, 3]).is_err());
+        // Only a medium floor: never raises above medium, never lowers the step grade.
+        let m = t.with_floor([2, 0, 0]).unwrap();
+        assert_eq!((m.grade(5.0, 6), m.grade(25.0, 6), m.grade(5.0, 1)), (Grade::Medium, Grade::Hard, Grade::Easy));
+    }
 }

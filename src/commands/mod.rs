@@ -65,14 +65,16 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
         }
         b.build()?
     };
-    let ids = crate::book::id::IdPrefix::new::<K>(&cfg.params, &cli.kind_flags)?;
+    // Ids only for the commands that take the kind's flags: the other subcommands do not define
+    // them, and reading an undefined flag panics when clap is built with debug assertions.
+    let ids = || crate::book::id::IdPrefix::new::<K>(&cfg.params, &cli.kind_flags);
     pool.install(|| match cli.command {
         Command::Generate { count, seed, out, force } => {
-            generate::generate::<K>(&cfg, &ids, count, seed, &out, force, cli.quiet).map(|_| ExitCode::SUCCESS)
+            generate::generate::<K>(&cfg, &ids()?, count, seed, &out, force, cli.quiet).map(|_| ExitCode::SUCCESS)
         }
         Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
-        Command::Replay { seed, index } => replay::replay::<K>(&cfg, &ids, seed, index).map(|_| ExitCode::SUCCESS),
+        Command::Replay { seed, index } => replay::replay::<K>(&cfg, &ids()?, seed, index).map(|_| ExitCode::SUCCESS),
         Command::Calibrate { reference, levels, method, shares, holdout, seed, floor, write_config, dump, report } => {
             let args = calibrate::Args {
                 reference: &reference,

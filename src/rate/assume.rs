@@ -57,3 +57,76 @@ pub fn trial<S>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::collections::HashSet;
+
+    /// An `assume` that answers from `table` and refuses questions it does not expect (a cell
+    /// that is no situation) or gets twice.
+    #[allow(clippy::type_complexity)]
+    fn oracle<'a>(table: &'a [((usize, u8), Option<Vec<u16>>)]) -> impl FnMut(usize, u8) -> Option<Vec<u16>> + 'a {
+        let mut asked = HashSet::new();
+        move |c, d| {
+            assert!(asked.insert((c, d)), "assumed {d} in cell {c} twice");
+            let (_, answer) =
+                table.iter().find(|(q, _)| *q == (c, d)).unwrap_or_else(|| panic!("assumed {d} in cell {c}"));
+            answer.clone()
+        }
+    }
+
+    #[test]
+    fn forcing_chains_situations_and_steps() {
+        let cand: [u16; 7] = [0b110, 0b11_0000, 0b1110, 0b1100, 0b10_0010, 0b1100_0000, 0b10];
+        let placed = [false, true, false, false, false, false, false];
+        let full = cand.to_vec();
+        // Cell 3 {2,3}: assuming 2 leaves {1,2} in cells 0 and 2, assuming 3 leaves {1} in
+        // both; together they cover cell 0 but remove 3 from cell 2 {1,2,3}. Both "empty" the
+        // placed cell 1, which is no target.
+        let x = vec![0b110, 0, 0b0110, 0b0100, cand[4], cand[5], cand[6]];
+        let y = vec![0b010, 0, 0b0010, 0b1000, cand[4], cand[5], cand[6]];
+        let table = [
+            ((0, 1), None),
+            ((0, 2), Some(full.clone())),
+            ((3, 2), Some(x)),
+            ((3, 3), Some(y)),
+            ((4, 1), Some(full.clone())),
+            ((4, 5), None),
+            ((5, 6), None),
+            ((5, 7), None),
+        ];
+        let steps = RefCell::new(Vec::new());
+        let remove = |c: usize, m: u16| {
+            steps.borrow_mut().push((c, m));
+            (c, m)
+        };
+        let mut t = Tally::default();
+        forcing_chains(&cand, &placed, oracle(&table), remove, &mut t);
+        // Situations: the open two-candidate cells 0, 3, 4, 5; cell 5 fails both ways (no step).
+        assert_eq!((t.situations, t.successes, t.first), (4, 3, Some((0, 0b10))));
+        assert_eq!(*steps.borrow(), [(0, 0b10), (2, 0b1000), (4, 0b10_0000)]);
+    }
+
+    #[test]
+    fn trial_assumes_each_digit_of_the_fewest_candidate_cells_once_and_guesses_last() {
+        // Open cells 1 {2,5} and 3 {3,4} have the fewest candidates; placed cell 2 has one.
+        let cand: [u16; 5] = [0b1110, 0b10_0100, 0b10, 0b1_1000, 0b1_1110];
+        let placed = [false, false, true, false, false];
+        let full = cand.to_vec();
+        let table = [((1, 2), Some(full.clone())), ((1, 5), None), ((3, 3), None), ((3, 4), Some(full.clone()))];
+        let mut t = Tally::default();
+        trial(&cand, &placed, oracle(&table), |c, m| (c, m), |_| panic!("no guess when one fails"), &mut t);
+        assert_eq!((t.situations, t.successes, t.first), (4, 2, Some((1, 0b10_0000))));
+
+        let all_hold: Vec<_> = table.iter().map(|(q, _)| (*q, Some(full.clone()))).collect();
+        let mut t = Tally::default();
+        trial(&cand, &placed, oracle(&all_hold), |c, m| (c, m), |c| (c, 0), &mut t);
+        assert_eq!((t.situations, t.successes, t.first), (4, 0, Some((1, 0))));
+
+        let mut t: Tally<(usize, u16)> = Tally::default();
+        trial(&cand, &[true; 5], oracle(&[]), |c, m| (c, m), |c| (c, 0), &mut t);
+        assert_eq!((t.situations, t.successes, t.first), (0, 0, None));
+    }
+}

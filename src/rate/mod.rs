@@ -174,5 +174,143 @@ mod tests {
         assert_eq!(try_cost(9, 1), 5.0);
         assert_eq!(try_cost(9, 9), 1.0);
         assert_eq!(try_cost(0, 0), 0.0);
+        // (s+1)/(r+1) when r > 0, s (not s+1) when r = 0.
+        assert_eq!(try_cost(10, 3), 2.75);
+        assert_eq!(try_cost(1, 1), 1.0);
+        assert_eq!(try_cost(7, 0), 7.0);
+        assert_eq!(try_cost(1, 0), 1.0);
+    }
+
+    #[test]
+    fn tallies_count_every_situation_and_keep_the_first_success() {
+        let mut t = Tally::default();
+        t.record(None);
+        t.record(Some('a'));
+        t.record(Some('b'));
+        assert_eq!((t.situations, t.successes, t.first), (3, 2, Some('a')));
+        let mut m: Tally<char> = Tally::default();
+        m.record_many(4, 0, || Some('x'));
+        assert_eq!((m.situations, m.successes, m.first), (4, 0, None));
+        m.record_many(5, 2, || Some('y'));
+        m.record_many(3, 1, || Some('z'));
+        assert_eq!((m.situations, m.successes, m.first), (12, 3, Some('y')));
+    }
+
+    /// A toy kind with exact arithmetic: a list of tasks, each needing one technique. Every
+    /// technique sees every open task as a situation and succeeds on the tasks that need it;
+    /// applying a success closes its task. `A` and `B` are level 1, `C` level 2, `Trial` level 3.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Toy {
+        A,
+        B,
+        C,
+        Trial,
+    }
+
+    impl Technique for Toy {
+        const ALL: &'static [Toy] = &[Toy::A, Toy::B, Toy::C, Toy::Trial];
+        fn name(self) -> &'static str {
+            match self {
+                Toy::A => "a",
+                Toy::B => "b",
+                Toy::C => "c",
+                Toy::Trial => "trial",
+            }
+        }
+        fn level(self) -> u8 {
+            match self {
+                Toy::A | Toy::B => 1,
+                Toy::C => 2,
+                Toy::Trial => 3,
+            }
+        }
+        fn situation(self) -> &'static str {
+            "an open task"
+        }
+    }
+
+    /// Open tasks (`None` = closed). With `stuck`, applying closes nothing (a broken kind).
+    struct Tasks {
+        open: Vec<Option<Toy>>,
+        stuck: bool,
+    }
+
+    impl Solving for Tasks {
+        type Tech = Toy;
+        type Step = usize;
+        fn is_solved(&self) -> bool {
+            self.open.iter().all(Option::is_none)
+        }
+        fn scan(&mut self, tech: Toy, t: &mut Tally<usize>) {
+            for (i, task) in self.open.iter().enumerate() {
+                if let Some(need) = task {
+                    t.record((*need == tech).then_some(i));
+                }
+            }
+        }
+        fn apply(&mut self, step: &usize) {
+            if !self.stuck {
+                self.open[*step] = None;
+            }
+        }
+    }
+
+    fn tasks(open: &[Toy]) -> Tasks {
+        Tasks { open: open.iter().map(|&t| Some(t)).collect(), stuck: false }
+    }
+
+    #[test]
+    fn toy_technique_order() {
+        assert_eq!(Toy::max_level(), 3);
+        assert_eq!(Toy::ALL.iter().map(|t| t.index()).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn ladder_goes_back_to_level_1_after_each_success_and_tries_trial_last() {
+        use Toy::*;
+        let mut log = Vec::new();
+        let r = rate(&mut tasks(&[Trial, C, B, A, A]), Some(&mut log));
+        let got: Vec<(u8, u32, u32, f64, Option<&str>)> =
+            log.iter().map(|e| (e.level, e.situations, e.successes, e.cost, e.applied.as_deref())).collect();
+        // n open tasks: level 1 has 2n situations (A and B each see every task), levels 2 and 3 n.
+        let want = [
+            (1, 10, 3, 2.75, Some("a: 3")), // A before B: first success in ladder order
+            (1, 8, 2, 3.0, Some("a: 4")),   // back to level 1
+            (1, 6, 1, 3.5, Some("b: 2")),
+            (1, 4, 0, 4.0, None), // r = 0 costs s
+            (2, 2, 1, 1.5, Some("c: 1")),
+            (1, 2, 0, 2.0, None), // back to level 1 after the level-2 success
+            (2, 1, 0, 1.0, None),
+            (3, 1, 1, 1.0, Some("trial: 0")), // trial only once levels 1 and 2 fail
+        ];
+        assert_eq!(got, want);
+        assert_eq!(r.steps, 18.75);
+        assert_eq!(r.hardest_level, 3);
+        assert_eq!(r.usage, [2, 1, 1, 1]);
+        // The log does not change the rating.
+        let quiet = rate(&mut tasks(&[Trial, C, B, A, A]), None);
+        assert_eq!((quiet.steps, quiet.hardest_level, quiet.usage), (18.75, 3, vec![2, 1, 1, 1]));
+    }
+
+    #[test]
+    fn ladder_stops_at_once_on_solved_and_after_a_failed_ladder() {
+        let mut log = Vec::new();
+        let r = rate(&mut tasks(&[]), Some(&mut log));
+        assert!(log.is_empty());
+        assert_eq!((r.steps, r.hardest_level, r.usage), (0.0, 0, vec![0; 4]));
+        // One C task: level 2 solves it, then nothing more is tried.
+        let r = rate(&mut tasks(&[Toy::C]), Some(&mut log));
+        assert_eq!(log.len(), 2);
+        assert_eq!((r.steps, r.hardest_level), (2.0 + 1.0, 2));
+    }
+
+    #[test]
+    fn safety_valve_stops_a_kind_that_never_finishes() {
+        let mut pos = Tasks { stuck: true, ..tasks(&[Toy::A]) };
+        let r = rate(&mut pos, None);
+        // Each round: level 1 has 2 situations, 1 success: 3/2 steps.
+        assert_eq!(r.usage, [100_000, 0, 0, 0]);
+        assert_eq!(r.steps, 150_000.0);
+        assert_eq!(r.hardest_level, 1);
     }
 }
