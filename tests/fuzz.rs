@@ -405,7 +405,8 @@ fn load_config<K: Kind>(path: &std::path::Path) -> bool {
     let Ok(mut cfg) = config::load::<K>(Some(path)) else { return false };
     let _ = cfg.thresholds_for(Some(9)).grade(100.0, 2);
     let _ = cfg.check_effect(K::grading_size(&cfg.params), "fuzz");
-    K::apply_flags(&mut cfg.params, &clap::ArgMatches::default()).is_ok()
+    let flags = puzzle_factory::cli::parse_from(["puzzle-factory", "generate"]).kind_flags;
+    K::apply_flags(&mut cfg.params, &flags).is_ok()
 }
 
 #[test]
