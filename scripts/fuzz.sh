@@ -20,7 +20,7 @@ log=$(mktemp); trap 'rm -f "$log"' EXIT
 start=$(date +%s)
 status=0
 FUZZ_CASES=$cases cargo test --release --quiet --manifest-path "$here/Cargo.toml" --test fuzz -- \
-  --nocapture --test-threads=2 >"$log" 2>&1 || status=$?
+  --nocapture --test-threads=2 2>&1 | sed 's/^\.*//' >"$log" || status=$?
 secs=$(( $(date +%s) - start ))
 grep '^fuzz ' "$log" || true
 grep -A12 'panics or slow inputs' "$log" | head -60 || true
