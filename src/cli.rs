@@ -35,6 +35,9 @@ pub struct Cli {
     /// The matches of the command, holding the kinds' own flags (filled by `parse`).
     #[arg(skip)]
     pub kind_flags: ArgMatches,
+    /// The command line as given (filled by `parse`), saved with a run for `--resume`.
+    #[arg(skip)]
+    pub argv: Vec<String>,
 }
 
 /// Every kind's flags, each flag id once (the first kind to declare it gives its help).
@@ -77,8 +80,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let m = command().get_matches_from(args);
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let m = command().get_matches_from(args.clone());
     let mut cli = Cli::from_arg_matches(&m).unwrap_or_else(|e| e.exit());
+    cli.argv = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     if let Some((_, sub)) = m.subcommand() {
         cli.kind_flags = sub.clone();
     }
@@ -87,22 +92,48 @@ where
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run N seeded candidates through generate → unique → rate → grade and write the book to DIR.
+    /// Run seeded candidates through generate → unique → rate → grade and write the book to DIR:
+    /// N candidates (--count), or until each grade's book holds its quota (--quota).
     Generate {
-        /// Number of candidates.
-        #[arg(long, default_value_t = 1000)]
-        count: u64,
+        /// Number of candidates [default: 1000]; with --quota, the most candidates to try.
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
         /// Master seed: with the kind and parameters it fixes every candidate.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Run until each grade's book holds exactly its quota, e.g. `easy=100,expert=20` (grades
+        /// not named get 0). Once the common grades are full, candidates are generated with
+        /// settings that make the open grades more likely (see --no-steer).
+        #[arg(long, value_name = "GRADE=N,...", value_parser = parse_quota)]
+        quota: Option<Quota>,
+        /// Stop after this long (`8h`, `90m`, `45s`, `1h30m`; a bare number is seconds), keeping
+        /// what was made: exit 3 if the quotas are not met.
+        #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+        time_limit: Option<std::time::Duration>,
         /// Output directory (created if missing). It is replaced as a whole when the run
         /// completes; a directory that already holds a book is refused unless --force.
         #[arg(long, default_value = "output/book")]
         out: PathBuf,
         /// Replace the finished book in --out (kept whole until the new one is complete), or
         /// discard an unfinished run there.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "resume")]
         force: bool,
+        /// Continue the unfinished run saved in --out (after kill, power loss, Ctrl-C) with its
+        /// saved settings; other flags may be left out or repeated but must match. The finished
+        /// book is byte-identical to an uninterrupted run.
+        #[arg(long)]
+        resume: bool,
+        /// Earlier puzzles not to make again, up to the kind's symmetries: books'
+        /// `puzzles.jsonl` or `puzzles.csv`, puzzle lines as `rate` reads them, or canonical keys
+        /// (32 hex digits) one per line.
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        exclude: Vec<PathBuf>,
+        /// With --quota: never change the generation settings (for comparisons).
+        #[arg(long)]
+        no_steer: bool,
+        /// With --quota: keep the puzzles made beyond a grade's quota in `overflow.jsonl`.
+        #[arg(long)]
+        overflow: bool,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
     Rate {
@@ -160,5 +191,94 @@ pub enum Command {
         /// and --config as it used them.
         #[arg(long)]
         index: u64,
+        /// The steering level the candidate was made at (the record's `steer` column).
+        #[arg(long, default_value_t = 0)]
+        steer: u8,
     },
+}
+
+/// A quota per grade, in `Grade::ALL` order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Quota(pub [u64; 4]);
+
+impl Quota {
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+fn parse_quota(text: &str) -> Result<Quota, String> {
+    use crate::grade::Grade;
+    let mut q = [None; 4];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, n) = part.split_once('=').ok_or_else(|| format!("'{part}' is not GRADE=N"))?;
+        let g = Grade::ALL
+            .iter()
+            .position(|g| g.name() == name.trim())
+            .ok_or_else(|| format!("unknown grade '{}' (grades: easy, medium, hard, expert)", name.trim()))?;
+        let n: u64 = n.trim().parse().map_err(|_| format!("{name}: '{}' is not a whole number", n.trim()))?;
+        if q[g].replace(n).is_some() {
+            return Err(format!("{name} is given twice"));
+        }
+    }
+    let q = q.map(|n| n.unwrap_or(0));
+    if q.iter().all(|&n| n == 0) {
+        return Err("the quota orders no puzzle".into());
+    }
+    Ok(Quota(q))
+}
+
+/// `8h`, `90m`, `45s`, `1h30m`, `2d`; a bare number is seconds.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    if let Ok(s) = t.parse::<f64>() {
+        return if s.is_finite() && s >= 0.0 { Ok(std::time::Duration::from_secs_f64(s)) } else { Err(format!("'{t}' is not a duration")) };
+    }
+    let (mut total, mut num, mut any) = (0f64, String::new(), false);
+    for c in t.chars() {
+        if c.is_ascii_digit() || c == '.' {
+            num.push(c);
+            continue;
+        }
+        let unit = match c {
+            'd' => 86400.0,
+            'h' => 3600.0,
+            'm' => 60.0,
+            's' => 1.0,
+            _ => return Err(format!("'{t}' is not a duration like 8h, 90m, 45s or 1h30m")),
+        };
+        let v: f64 = num.parse().map_err(|_| format!("'{t}' is not a duration like 8h, 90m, 45s or 1h30m"))?;
+        total += v * unit;
+        num.clear();
+        any = true;
+    }
+    if !num.is_empty() || !any || !total.is_finite() || total > 1e9 {
+        return Err(format!("'{t}' is not a duration like 8h, 90m, 45s or 1h30m"));
+    }
+    Ok(std::time::Duration::from_secs_f64(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotas_and_durations_parse_or_say_why() {
+        assert_eq!(parse_quota("easy=4,expert=2"), Ok(Quota([4, 0, 0, 2])));
+        assert_eq!(parse_quota(" hard = 3 "), Ok(Quota([0, 0, 3, 0])));
+        assert!(parse_quota("easy=1,easy=2").unwrap_err().contains("twice"));
+        assert!(parse_quota("extreme=1").unwrap_err().contains("unknown grade"));
+        assert!(parse_quota("easy=x").unwrap_err().contains("whole number"));
+        assert!(parse_quota("easy=0").is_err() && parse_quota("").is_err() && parse_quota("easy").is_err());
+        let s = |n: u64| std::time::Duration::from_secs(n);
+        assert_eq!(parse_duration("8h"), Ok(s(8 * 3600)));
+        assert_eq!(parse_duration("90m"), Ok(s(5400)));
+        assert_eq!(parse_duration("1h30m"), Ok(s(5400)));
+        assert_eq!(parse_duration("45s"), Ok(s(45)));
+        assert_eq!(parse_duration("45"), Ok(s(45)));
+        assert_eq!(parse_duration("1.5h"), Ok(s(5400)));
+        for bad in ["", "h", "5x", "1h30", "-3", "nan", "1e20s"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 }

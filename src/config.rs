@@ -220,6 +220,12 @@ pub fn load<K: Kind>(user: Option<&Path>) -> Result<RunConfig<K::Params>, UsageE
     from_table(table, keys, K::Tech::max_level(), &source_name::<K>(user))
 }
 
+/// The configuration saved with a run (`--resume`): the merged table as TOML text.
+pub fn load_saved<K: Kind>(text: &str) -> Result<RunConfig<K::Params>, UsageError> {
+    let table: toml::Table = text.parse().map_err(|e| UsageError(format!("the saved run's config: {e}")))?;
+    from_table(table, Vec::new(), K::Tech::max_level(), "the saved run's config")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

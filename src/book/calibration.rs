@@ -37,6 +37,9 @@ pub struct Calibration {
     pub kind: String,
     pub thresholds: ThresholdFigures,
     pub candidates: Candidates,
+    /// What the run was asked for and how it ended (every run since quotas came in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<OrderFigures>,
     pub grades: Grades,
     pub all: GradeStats,
     #[serde(default)]
@@ -68,6 +71,38 @@ pub struct Candidates {
     /// Accepted or not, candidates whose generator had to repair them, and repairs in total.
     pub repaired: u64,
     pub repairs: u64,
+}
+
+/// The order of a run and how it ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrderFigures {
+    /// `done` (every candidate of --count), `quotas met`, `count reached` (the --count cap
+    /// before the quotas were met) or `time limit`.
+    pub stopped: String,
+    /// With --quota, per grade: puzzles ordered, emitted into the book, made beyond the quota
+    /// (surplus, not in the book) and missing (ordered but not made).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota: Option<Named<QuotaFigures>>,
+    /// Canonical keys read from --exclude files (distinct).
+    pub excluded_keys: u64,
+    /// Per steering level, level 0 (the configured settings) first: candidates tried and
+    /// puzzles made per grade (in the book or beyond its quota).
+    pub steering: Vec<SteeringFigures>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SteeringFigures {
+    pub level: u8,
+    pub tried: u64,
+    pub made: Named<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuotaFigures {
+    pub ordered: u64,
+    pub emitted: u64,
+    pub surplus: u64,
+    pub missing: u64,
 }
 
 /// One entry per grade; the field names are `Grade::name()`.

@@ -7,6 +7,7 @@
 pub mod atomic;
 pub mod calibration;
 pub mod id;
+pub mod dedup;
 pub mod outdir;
 pub mod record;
 pub mod report;

@@ -155,26 +155,83 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     f.write_all(bytes).and_then(|_| f.sync_all()).with_context(|| format!("writing {}", path.display()))
 }
 
+/// The saved state of the unfinished run for DIR (`run.json` in its staging folder), read
+/// without taking the lock; None when there is none.
+pub fn saved_state(dir: &Path) -> Result<Option<Vec<u8>>> {
+    let (abs, name) = resolve(dir)?;
+    match std::fs::read(beside(&abs, &name, ".staging").join(MARKER)) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading the saved run of {}", dir.display())),
+    }
+}
+
+/// What `OutDir::resume` found.
+pub enum Resume {
+    /// An unfinished run: the folder, locked, and its saved state (`run.json`).
+    Unfinished(OutDir, Vec<u8>),
+    /// No unfinished run, and DIR holds a finished book.
+    Finished,
+    /// Nothing to resume: no run was started here, or it failed and left nothing.
+    Nothing,
+}
+
 impl OutDir {
-    /// Lock DIR, check what it holds, and start a fresh staging folder. `marker` is written as
-    /// the staging folder's `run.json` (what run is in progress there).
-    pub fn open(dir: &Path, force: bool, marker: &[u8]) -> Result<OutDir> {
+    /// Lock DIR and refuse what a run may not touch (foreign files); the lock, the staging
+    /// path and what DIR holds.
+    fn locked(dir: &Path) -> Result<(PathBuf, File, PathBuf, Found)> {
         let (abs, name) = resolve(dir)?;
         let lock = lock(&beside(&abs, &name, ".lock"), dir)?;
         let staging = beside(&abs, &name, ".staging");
-        let shown = dir.display();
         let found = inspect(&abs)?;
         if let Found::Foreign(f) = &found {
             return Err(UsageError(format!(
-                "--out {shown} holds files that are not puzzle-factory's (such as {f:?}): choose another --out or \
-                 empty it"
+                "--out {} holds files that are not puzzle-factory's (such as {f:?}): choose another --out or \
+                 empty it",
+                dir.display()
             ))
             .into());
         }
+        Ok((abs, lock, staging, found))
+    }
+
+    /// The unfinished run saved for DIR, if any (`--resume`).
+    pub fn resume(dir: &Path) -> Result<Resume> {
+        let (abs, lock, staging, found) = Self::locked(dir)?;
+        let marker = staging.join(MARKER);
+        if marker.exists() {
+            let state = std::fs::read(&marker).with_context(|| format!("reading {}", marker.display()))?;
+            return Ok(Resume::Unfinished(OutDir { dir: abs, staging, _lock: lock, committed: false }, state));
+        }
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging).with_context(|| format!("removing {}", staging.display()))?;
+        }
+        Ok(if found == Found::Book { Resume::Finished } else { Resume::Nothing })
+    }
+
+    /// Replace the saved run state (`run.json`) in one step: written and fsynced under a
+    /// scratch name, renamed over the old one, the folder fsynced.
+    pub fn save_state(&self, bytes: &[u8]) -> Result<()> {
+        let tmp = self.staging.join(".run.json.new");
+        write_synced(&tmp, bytes)?;
+        std::fs::rename(&tmp, self.staging.join(MARKER)).with_context(|| format!("saving {}", tmp.display()))?;
+        sync_dir(&self.staging)
+    }
+
+    /// Leave the unfinished run for `--resume` (after SIGINT or SIGTERM).
+    pub fn keep(mut self) {
+        self.committed = true;
+    }
+
+    /// Lock DIR, check what it holds, and start a fresh staging folder. `marker` is written as
+    /// the staging folder's `run.json` (the saved state of the run in progress there).
+    pub fn open(dir: &Path, force: bool, marker: &[u8]) -> Result<OutDir> {
+        let (abs, lock, staging, found) = Self::locked(dir)?;
+        let shown = dir.display();
         if staging.exists() {
             if staging.join(MARKER).exists() && !force {
                 return Err(UsageError(format!(
-                    "--out {shown} has an unfinished run ({}): --force discards it",
+                    "--out {shown} has an unfinished run ({}): --resume continues it, --force discards it",
                     staging.display()
                 ))
                 .into());

@@ -40,7 +40,20 @@ pub fn push_csv_field(line: &mut String, field: &str) {
 
 pub fn header<K: Kind>() -> Vec<String> {
     let mut h: Vec<String> =
-        ["id", "kind", "seed", "index", "grade", "steps", "hardest_level", "givens", "puzzle", "solution"]
+        [
+            "id",
+            "kind",
+            "seed",
+            "index",
+            "grade",
+            "steps",
+            "hardest_level",
+            "givens",
+            "puzzle",
+            "solution",
+            "canonical",
+            "steer",
+        ]
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -59,13 +72,19 @@ pub fn header_line<K: Kind>() -> String {
     line
 }
 
+/// A canonical key as written in the books: 32 lower-case hex digits.
+pub fn canonical_hex(key: u128) -> String {
+    format!("{key:032x}")
+}
+
 fn json_string(out: &mut String, s: &str) {
     out.push_str(&serde_json::to_string(s).expect("string serialises"));
 }
 
 impl Record {
-    /// The record of candidate `index` of the run with master seed `master`; `id` is its id.
-    pub fn new<K: Kind>(id: &str, master: u64, index: u64, acc: &Accepted<K>) -> Record {
+    /// The record of candidate `index` of the run with master seed `master`, generated at
+    /// steering level `steer`; `id` is its id.
+    pub fn new<K: Kind>(id: &str, master: u64, index: u64, steer: u8, acc: &Accepted<K>) -> Record {
         let kind = K::ID.name();
         let steps = round_steps(acc.rating.steps);
         let givens = K::givens(&acc.puzzle);
@@ -81,6 +100,9 @@ impl Record {
         push_csv_field(&mut csv, &givens.to_string());
         push_csv_field(&mut csv, &puzzle_text);
         push_csv_field(&mut csv, &solution_text);
+        let canonical = canonical_hex(acc.canonical);
+        push_csv_field(&mut csv, &canonical);
+        push_csv_field(&mut csv, &steer.to_string());
         for u in &acc.rating.usage {
             push_csv_field(&mut csv, &u.to_string());
         }
@@ -103,6 +125,7 @@ impl Record {
         json.push_str(&K::puzzle_json(&acc.puzzle).to_string());
         json.push_str(",\"solution\":");
         json.push_str(&K::solution_json(&acc.solution).to_string());
+        let _ = write!(json, ",\"canonical\":\"{canonical}\",\"steer\":{steer}");
         json.push_str(",\"techniques\":{");
         for (i, (t, u)) in K::Tech::ALL.iter().zip(&acc.rating.usage).enumerate() {
             let _ = write!(json, "{}\"{}\":{u}", if i == 0 { "" } else { "," }, t.name());

@@ -29,7 +29,12 @@ use crate::grade::{Grade, Thresholds};
 use crate::kinds::{Kind, Reject};
 use crate::pipeline::{Processed, StageTimes};
 use crate::rate::Technique;
+use anyhow::{Context as _, Result};
+use serde::{Deserialize, Serialize};
+use std::fs::OpenOptions;
+use std::io::{BufWriter, Read as _, Write as _};
 use std::iter::Peekable;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The most histogram bins; fewer when edges rounded to 0.01 steps coincide (narrow ranges).
@@ -194,7 +199,7 @@ impl Exact {
 }
 
 /// What is counted per puzzle besides its steps: hardest levels and technique usage.
-#[derive(Clone)]
+#[derive(Clone, Serialize, Deserialize)]
 struct Counters {
     count: u64,
     hardest_level: Vec<u64>,
@@ -241,13 +246,21 @@ impl Counters {
     }
 }
 
+///
+/// A run saves it at chunk boundaries (`run.json`, resume): the counters as JSON and the step
+/// values appended to one scratch file per grade (`save_steps`, `load_steps`).
+#[derive(Serialize, Deserialize)]
 pub struct Stats {
     tried: u64,
     repairs: u64,
     repaired: u64,
     rejected: [u64; Reject::ALL.len()],
     /// Per grade, in `Grade::ALL` order: step values and counters.
+    #[serde(skip)]
     steps: [StepValues; 4],
+    /// Per grade, the narrow and wide step values already in the grade's step file.
+    #[serde(skip)]
+    saved: [(usize, usize); 4],
     grades: [Counters; 4],
     all: Counters,
     times: StageTimes,
@@ -266,6 +279,7 @@ impl Stats {
             repaired: 0,
             rejected: [0; Reject::ALL.len()],
             steps: Default::default(),
+            saved: Default::default(),
             grades: std::array::from_fn(|_| c.clone()),
             all: c,
             times: StageTimes::default(),
@@ -273,22 +287,90 @@ impl Stats {
     }
 
     pub fn add<K: Kind>(&mut self, p: &Processed<K>) {
+        self.add_as(p, None);
+    }
+
+    /// `add`, but counting an accepted candidate as rejected for `reason` (a duplicate).
+    pub fn add_as<K: Kind>(&mut self, p: &Processed<K>, reject: Option<Reject>) {
         self.tried += 1;
         self.repairs += p.repairs as u64;
         self.repaired += (p.repairs > 0) as u64;
         self.times.generate += p.times.generate;
         self.times.unique += p.times.unique;
         self.times.rate += p.times.rate;
-        match &p.outcome {
-            Ok(acc) => {
+        match (&p.outcome, reject) {
+            (_, Some(reason)) => self.rejected[Reject::ALL.iter().position(|x| *x == reason).unwrap()] += 1,
+            (Ok(acc), None) => {
                 let r = &acc.rating;
                 let g = acc.grade.index();
                 self.steps[g].push(r.steps);
                 self.grades[g].add(r.hardest_level, &r.usage);
                 self.all.add(r.hardest_level, &r.usage);
             }
-            Err(reason) => self.rejected[Reject::ALL.iter().position(|x| x == reason).unwrap()] += 1,
+            (Err(reason), None) => self.rejected[Reject::ALL.iter().position(|x| x == reason).unwrap()] += 1,
         }
+    }
+
+    /// The step file of grade `g` in `dir`.
+    fn steps_path(dir: &Path, g: usize) -> PathBuf {
+        dir.join(format!(".steps-{}", Grade::ALL[g].name()))
+    }
+
+    /// Append the step values added since the last save to the grade step files in `dir`
+    /// (8 bytes each, little-endian centi-steps), fsynced; returns the files' lengths.
+    pub fn save_steps(&mut self, dir: &Path) -> Result<[u64; 4]> {
+        let mut lens = [0; 4];
+        for g in 0..4 {
+            let path = Self::steps_path(dir, g);
+            let ctx = || format!("writing {}", path.display());
+            let file = OpenOptions::new().create(true).append(true).open(&path).with_context(ctx)?;
+            let mut w = BufWriter::new(file);
+            let (n, wd) = self.saved[g];
+            let v = &self.steps[g];
+            for c in v.narrow[n..].iter().map(|&c| u64::from(c)).chain(v.wide[wd..].iter().copied()) {
+                w.write_all(&c.to_le_bytes()).with_context(ctx)?;
+            }
+            let file = w.into_inner().map_err(|e| e.into_error()).with_context(ctx)?;
+            file.sync_all().with_context(ctx)?;
+            self.saved[g] = (v.narrow.len(), v.wide.len());
+            lens[g] = file.metadata().with_context(ctx)?.len();
+        }
+        Ok(lens)
+    }
+
+    /// Read the step values saved in `dir`, each grade's file first cut to its saved length.
+    pub fn load_steps(&mut self, dir: &Path, lens: [u64; 4]) -> Result<()> {
+        for (g, &len) in lens.iter().enumerate() {
+            let path = Self::steps_path(dir, g);
+            let ctx = || format!("reading {}", path.display());
+            let mut file = OpenOptions::new().read(true).write(true).open(&path).with_context(ctx)?;
+            file.set_len(len).with_context(ctx)?;
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).with_context(ctx)?;
+            let v = &mut self.steps[g];
+            for c in bytes.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))) {
+                match u32::try_from(c) {
+                    Ok(small) => v.narrow.push(small),
+                    Err(_) => v.wide.push(c),
+                }
+            }
+            self.saved[g] = (v.narrow.len(), v.wide.len());
+        }
+        Ok(())
+    }
+
+    /// Remove the step files from `dir` (before the book is committed).
+    pub fn remove_steps(dir: &Path) -> Result<()> {
+        for g in 0..4 {
+            let path = Self::steps_path(dir, g);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(e).with_context(|| format!("removing {}", path.display()))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     pub fn accepted(&self) -> u64 {
@@ -319,6 +401,7 @@ impl Stats {
                 repaired: self.repaired,
                 repairs: self.repairs,
             },
+            order: None,
             grades: Grades::from_array(grades),
             all,
             quantile_definition: QUANTILE_DEFINITION.to_string(),

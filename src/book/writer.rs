@@ -10,23 +10,51 @@ use super::record::{header_line, Record};
 use crate::grade::Grade;
 use crate::kinds::Kind;
 use anyhow::{Context as _, Result};
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+const OVERFLOW: &str = "overflow.jsonl";
 
 /// One book file being written.
 struct Out {
+    name: String,
     path: PathBuf,
     w: BufWriter<File>,
+    /// Bytes in the file, flushed or not.
+    len: u64,
 }
 
 impl Out {
     fn create(dir: &Path, name: &str, first: &[u8]) -> Result<Out> {
         let path = dir.join(name);
         let file = File::create(&path).with_context(|| format!("writing {}", path.display()))?;
-        let mut out = Out { path, w: BufWriter::with_capacity(1 << 16, file) };
+        let mut out = Out { name: name.to_string(), path, w: BufWriter::with_capacity(1 << 16, file), len: 0 };
         out.write_all(first)?;
         Ok(out)
+    }
+
+    /// Reopen a file of a saved run, cut to its saved length (bytes written after the save
+    /// are dropped), for appending.
+    fn reopen(dir: &Path, name: &str, len: u64) -> Result<Out> {
+        let path = dir.join(name);
+        let ctx = || format!("reopening {} of the saved run", path.display());
+        let file = OpenOptions::new().write(true).open(&path).with_context(ctx)?;
+        if file.metadata().with_context(ctx)?.len() < len {
+            anyhow::bail!("{} is shorter than the saved run says ({len} bytes): the run cannot be resumed", path.display());
+        }
+        file.set_len(len).with_context(ctx)?;
+        let mut file = file;
+        file.seek(SeekFrom::End(0)).with_context(ctx)?;
+        Ok(Out { name: name.to_string(), path, w: BufWriter::with_capacity(1 << 16, file), len })
+    }
+
+    /// Flush and fsync, keeping the file open; returns its length.
+    fn sync(&mut self) -> Result<u64> {
+        let path = &self.path;
+        self.w.flush().and_then(|_| self.w.get_ref().sync_data()).with_context(|| format!("writing {}", path.display()))?;
+        Ok(self.len)
     }
 
     /// Flush and fsync.
@@ -38,7 +66,9 @@ impl Out {
 
 impl Write for Out {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.w.write(buf)
+        let n = self.w.write(buf)?;
+        self.len += n as u64;
+        Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {
         self.w.flush()
@@ -56,10 +86,13 @@ pub struct BookWriter {
     csv: Out,
     jsonl: Out,
     grades: Vec<GradeBook>,
+    /// `overflow.jsonl`: puzzles made beyond their grade's quota (`--overflow`).
+    overflow: Option<Out>,
 }
 
 impl BookWriter {
-    pub fn create<K: Kind>(dir: &Path) -> Result<BookWriter> {
+    /// New book files in `dir`, with `overflow.jsonl` when `overflow`.
+    pub fn create<K: Kind>(dir: &Path, overflow: bool) -> Result<BookWriter> {
         let h = header_line::<K>();
         let mut grades = Vec::new();
         for g in Grade::ALL {
@@ -74,11 +107,54 @@ impl BookWriter {
             csv: Out::create(dir, "puzzles.csv", h.as_bytes())?,
             jsonl: Out::create(dir, "puzzles.jsonl", b"")?,
             grades,
+            overflow: if overflow { Some(Out::create(dir, OVERFLOW, b"")?) } else { None },
         })
+    }
+
+    /// The book files of a saved run in `dir`, each cut to its saved length (`files`, as
+    /// `sync` returned them).
+    pub fn reopen<K: Kind>(dir: &Path, files: &BTreeMap<String, u64>) -> Result<BookWriter> {
+        let open = |name: &str| -> Result<Out> {
+            let len = *files.get(name).ok_or_else(|| anyhow::anyhow!("the saved run has no length for {name}"))?;
+            Out::reopen(dir, name, len)
+        };
+        let mut grades = Vec::new();
+        for g in Grade::ALL {
+            let json = open(&format!("book-{}.json", g.name()))?;
+            // "[" alone: no record yet.
+            let empty = json.len <= 1;
+            grades.push(GradeBook { csv: open(&format!("book-{}.csv", g.name()))?, json, empty });
+        }
+        let overflow = if files.contains_key(OVERFLOW) { Some(open(OVERFLOW)?) } else { None };
+        Ok(BookWriter { dir: dir.to_path_buf(), csv: open("puzzles.csv")?, jsonl: open("puzzles.jsonl")?, grades, overflow })
+    }
+
+    /// Flush and fsync every file; their lengths, for the saved run state.
+    pub fn sync(&mut self) -> Result<BTreeMap<String, u64>> {
+        let mut lens = BTreeMap::new();
+        let mut files: Vec<&mut Out> = vec![&mut self.csv, &mut self.jsonl];
+        for g in &mut self.grades {
+            files.push(&mut g.csv);
+            files.push(&mut g.json);
+        }
+        files.extend(self.overflow.as_mut());
+        for f in files {
+            let len = f.sync()?;
+            lens.insert(f.name.clone(), len);
+        }
+        Ok(lens)
     }
 
     pub fn write(&mut self, grade: Grade, rec: &Record) -> Result<()> {
         self.append(grade, rec).with_context(|| format!("writing the book in {}", self.dir.display()))
+    }
+
+    /// A puzzle beyond its grade's quota: into `overflow.jsonl` when kept, else nowhere.
+    pub fn write_overflow(&mut self, rec: &Record) -> Result<()> {
+        if let Some(o) = &mut self.overflow {
+            writeln!(o, "{}", rec.json).with_context(|| format!("writing the book in {}", self.dir.display()))?;
+        }
+        Ok(())
     }
 
     fn append(&mut self, grade: Grade, rec: &Record) -> std::io::Result<()> {
@@ -101,6 +177,7 @@ impl BookWriter {
             Ok(b)
         }
         let mut files = vec![self.csv, self.jsonl];
+        files.extend(self.overflow);
         for mut g in self.grades {
             g.json.write_all(if g.empty { b"]\n" } else { b"\n]\n" })?;
             files.push(g.csv);

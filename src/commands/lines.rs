@@ -26,9 +26,9 @@ pub const MAX_LINE: usize = 1 << 20;
 const MAX_DZN: u64 = 16 << 20;
 
 /// A numbered input record: its text, or what makes it unusable (too long, not UTF-8).
-type Numbered = (usize, Result<String, String>);
+pub(crate) type Numbered = (usize, Result<String, String>);
 /// Records in order; an `Err` is a read error that ends the input.
-type Records = Box<dyn Iterator<Item = std::io::Result<Numbered>>>;
+pub(crate) type Records = Box<dyn Iterator<Item = std::io::Result<Numbered>>>;
 
 /// Lines of a reader, numbered from 1, each at most `MAX_LINE` bytes kept. After a read error
 /// it ends (a directory or a failing disk would otherwise give the same error forever).
@@ -106,7 +106,7 @@ fn lines(r: impl BufRead + 'static) -> Records {
 
 /// Numbered input records: one per line, except that a MiniZinc data file (`*.dzn`, Kakuro
 /// collections) is one puzzle spread over many lines, read whole as record 1.
-fn open(input: Option<&Path>) -> Result<Records> {
+pub(crate) fn open(input: Option<&Path>) -> Result<Records> {
     let Some(p) = input.filter(|p| *p != Path::new("-")) else {
         return Ok(lines(BufReader::with_capacity(1 << 16, std::io::stdin())));
     };

@@ -9,20 +9,74 @@ mod replay;
 use crate::cli::{all_kind_flags, Cli, Command};
 use crate::config::{self, RunConfig, UsageError};
 use crate::kinds::{Kind, KindVisitor};
+use generate::state::SavedRun;
 use anyhow::Result;
 use clap::parser::ValueSource;
 use std::process::ExitCode;
 
 /// Run the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
-    struct Run(Cli);
+    struct Run(Cli, Option<SavedRun>);
     impl KindVisitor for Run {
         type Output = Result<ExitCode>;
         fn visit<K: Kind>(self) -> Result<ExitCode> {
-            run_kind::<K>(self.0)
+            run_kind::<K>(self.0, self.1)
         }
     }
-    cli.kind.visit(Run(cli))
+    let (cli, saved) = resume_command_line(cli)?;
+    cli.kind.visit(Run(cli, saved))
+}
+
+/// Flags of `generate` that belong to one invocation, not to the run: they may differ on
+/// `--resume`.
+const INVOCATION_FLAGS: [&str; 6] = ["out", "force", "resume", "time_limit", "threads", "quiet"];
+
+/// `generate --resume` on a folder with a saved run: the saved run's command line, with this
+/// invocation's own flags; every other flag given now must match the saved one (exit 2).
+fn resume_command_line(cli: Cli) -> Result<(Cli, Option<SavedRun>)> {
+    let Command::Generate { resume: true, ref out, time_limit, .. } = cli.command else { return Ok((cli, None)) };
+    let Some(bytes) = crate::book::outdir::saved_state(out)? else { return Ok((cli, None)) };
+    let saved = SavedRun::from_bytes(&bytes, &format!("--out {}", out.display()))?;
+    let mut old = crate::cli::parse_from(&saved.argv);
+    let raw = |m: &clap::ArgMatches, id: &str| -> Option<Vec<String>> {
+        let v = m.try_get_raw(id).ok().flatten()?;
+        Some(v.map(|s| s.to_string_lossy().into_owned()).collect())
+    };
+    // The arguments (not the groups clap also lists): the global ones and generate's own.
+    let cmd = crate::cli::command();
+    let mut args: Vec<String> = cmd.get_arguments().map(|a| a.get_id().to_string()).collect();
+    if let Some(g) = cmd.find_subcommand("generate") {
+        args.extend(g.get_arguments().map(|a| a.get_id().to_string()));
+    }
+    for id in &args {
+        let id = id.as_str();
+        let given = cli.kind_flags.try_get_raw(id).ok().flatten().is_some()
+            && cli.kind_flags.value_source(id) == Some(ValueSource::CommandLine);
+        if INVOCATION_FLAGS.contains(&id) || !given {
+            continue;
+        }
+        let (now, then) = (raw(&cli.kind_flags, id), raw(&old.kind_flags, id));
+        if now != then {
+            let show = |v: Option<Vec<String>>| v.map_or("not given".into(), |v| v.join(" "));
+            return Err(UsageError(format!(
+                "--{} {} differs from the saved run in {} ({}): leave it out to resume, or --force to start over",
+                id.replace('_', "-"),
+                show(now),
+                out.display(),
+                show(then)
+            ))
+            .into());
+        }
+    }
+    if let Command::Generate { out: o, time_limit: t, resume: r, force: f, .. } = &mut old.command {
+        *o = out.clone();
+        *t = time_limit;
+        *r = true;
+        *f = false;
+    }
+    old.quiet = cli.quiet;
+    old.threads = cli.threads;
+    Ok((old, Some(saved)))
 }
 
 /// Refuse kind flags given on the command line that the chosen kind does not declare.
@@ -45,9 +99,13 @@ fn check_kind_flags<K: Kind>(m: &clap::ArgMatches) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// The configuration of `K` with the kind's flags applied (for `generate` and `replay`).
-pub(crate) fn configure<K: Kind>(cli: &Cli) -> Result<RunConfig<K::Params>, UsageError> {
-    let mut cfg: RunConfig<K::Params> = config::load::<K>(cli.config.as_deref())?;
+/// The configuration of `K` with the kind's flags applied (for `generate` and `replay`); a
+/// resumed run's from the configuration saved with it.
+pub(crate) fn configure<K: Kind>(cli: &Cli, saved: Option<&SavedRun>) -> Result<RunConfig<K::Params>, UsageError> {
+    let mut cfg: RunConfig<K::Params> = match saved {
+        Some(s) => config::load_saved::<K>(&s.config)?,
+        None => config::load::<K>(cli.config.as_deref())?,
+    };
     if matches!(cli.command, Command::Generate { .. } | Command::Replay { .. }) {
         check_kind_flags::<K>(&cli.kind_flags)?;
         K::apply_flags(&mut cfg.params, &cli.kind_flags).map_err(UsageError)?;
@@ -56,8 +114,8 @@ pub(crate) fn configure<K: Kind>(cli: &Cli) -> Result<RunConfig<K::Params>, Usag
     Ok(cfg)
 }
 
-fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
-    let cfg = configure::<K>(&cli)?;
+fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
+    let cfg = configure::<K>(&cli, saved.as_ref())?;
     let pool = {
         let mut b = rayon::ThreadPoolBuilder::new();
         if let Some(n) = cli.threads {
@@ -69,12 +127,43 @@ fn run_kind<K: Kind>(cli: Cli) -> Result<ExitCode> {
     // them, and reading an undefined flag panics when clap is built with debug assertions.
     let ids = || crate::book::id::IdPrefix::new::<K>(&cfg.params, &cli.kind_flags);
     pool.install(|| match cli.command {
-        Command::Generate { count, seed, out, force } => {
-            generate::generate::<K>(&cfg, &ids()?, count, seed, &out, force, cli.quiet).map(|_| ExitCode::SUCCESS)
+        Command::Generate { count, seed, quota, time_limit, out, force, resume, exclude, no_steer, overflow } => {
+            if quota.is_none() && (no_steer || overflow) {
+                let flag = if no_steer { "--no-steer" } else { "--overflow" };
+                return Err(UsageError(format!("{flag} applies to --quota runs only")).into());
+            }
+            let req = generate::Request {
+                count,
+                seed,
+                quota,
+                time_limit,
+                out: &out,
+                force,
+                exclude: &exclude,
+                steer: !no_steer,
+                overflow,
+                quiet: cli.quiet,
+                argv: cli.argv.clone(),
+            };
+            let resumed = if resume {
+                match generate::find_resumable(&out)? {
+                    generate::Resumable::Run(dir, saved) => Some((dir, saved)),
+                    generate::Resumable::Finished => {
+                        eprintln!("--out {}: the run there is finished; nothing to resume", out.display());
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                    generate::Resumable::Fresh => None,
+                }
+            } else {
+                None
+            };
+            generate::generate::<K>(&cfg, &ids()?, &req, resumed)
         }
         Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
-        Command::Replay { seed, index } => replay::replay::<K>(&cfg, &ids()?, seed, index).map(|_| ExitCode::SUCCESS),
+        Command::Replay { seed, index, steer } => {
+            replay::replay::<K>(&cfg, &ids()?, seed, index, steer).map(|_| ExitCode::SUCCESS)
+        }
         Command::Calibrate { reference, levels, method, shares, holdout, seed, floor, write_config, dump, report } => {
             let args = calibrate::Args {
                 reference: &reference,

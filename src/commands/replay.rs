@@ -6,17 +6,25 @@ use crate::book::id::IdPrefix;
 use crate::book::Record;
 use crate::config::RunConfig;
 use crate::kinds::Kind;
-use crate::pipeline::{process, Context};
+use crate::pipeline::{process_steered, Context};
 use anyhow::Result;
 use std::io::Write;
 
-pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, index: u64) -> Result<()> {
+pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, index: u64, steer: u8) -> Result<()> {
+    if steer > K::STEER_LEVELS {
+        return Err(crate::config::UsageError(format!(
+            "--steer {steer}: {} has steering levels 0 to {}",
+            K::NAME,
+            K::STEER_LEVELS
+        ))
+        .into());
+    }
     let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
     let mut log = Vec::new();
-    let p = process(&ctx, index, Some(&mut log));
+    let p = process_steered(&ctx, index, steer, Some(&mut log));
     let mut out = std::io::stdout().lock();
     match &p.outcome {
-        Ok(acc) => writeln!(out, "{}", Record::new(&ids.id(master, index), master, index, acc).json)?,
+        Ok(acc) => writeln!(out, "{}", Record::new(&ids.id(master, index), master, index, steer, acc).json)?,
         Err(reason) => writeln!(out, "# candidate {index} was rejected: {}", reason.name())?,
     }
     for (i, e) in log.iter().enumerate() {

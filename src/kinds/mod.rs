@@ -76,11 +76,19 @@ pub enum Reject {
     Undecided,
     /// The rater stopped without solving.
     RatingIncomplete,
+    /// The puzzle's canonical form was emitted before, in this run or an `--exclude` file.
+    Duplicate,
 }
 
 impl Reject {
-    pub const ALL: [Reject; 5] =
-        [Reject::GeneratorFailed, Reject::NoSolution, Reject::NotUnique, Reject::Undecided, Reject::RatingIncomplete];
+    pub const ALL: [Reject; 6] = [
+        Reject::GeneratorFailed,
+        Reject::NoSolution,
+        Reject::NotUnique,
+        Reject::Undecided,
+        Reject::RatingIncomplete,
+        Reject::Duplicate,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Reject::GeneratorFailed => "generator_failed",
@@ -88,6 +96,7 @@ impl Reject {
             Reject::NotUnique => "not_unique",
             Reject::Undecided => "undecided",
             Reject::RatingIncomplete => "rating_incomplete",
+            Reject::Duplicate => "duplicate",
         }
     }
 }
@@ -131,6 +140,18 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn params_key(params: &Self::Params) -> String;
     /// The board's name in ids: `9`, `6`, `8x10` (SPEC.md, `id`).
     fn shape(params: &Self::Params) -> String;
+    /// Steering levels above 0: generation settings that shift the grade mix toward the hard
+    /// grades, used by quota runs once the common grades are full (`steer`).
+    const STEER_LEVELS: u8 = 0;
+    /// The parameters of steering level `level` (0: `params` as configured; higher levels make
+    /// harder puzzles more often). A candidate's seed does not depend on the level.
+    fn steer(params: &Self::Params, _level: u8) -> Self::Params {
+        params.clone()
+    }
+    /// The canonical key of a uniquely solvable puzzle (`s` its solution): equal for two
+    /// puzzles exactly when one is the other under the kind's symmetries (SPEC.md, `--exclude`),
+    /// a 128-bit hash of the canonical form. Written as 32 hex digits in column `canonical`.
+    fn canonical(p: &Self::Puzzle, s: &Self::Solution) -> u128;
     /// Build one candidate puzzle and the solution it was built from.
     fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject>;
     /// Count solutions up to `limit` with the fast solver.

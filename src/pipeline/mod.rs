@@ -15,14 +15,19 @@ use std::time::{Duration, Instant};
 pub struct Context<K: Kind> {
     pub master: u64,
     pub params: K::Params,
+    /// Names the candidate stream (with the master seed and the kind): the configured
+    /// parameters', whatever the steering level.
     pub params_key: String,
     pub thresholds: Thresholds,
+    /// The parameters of each steering level, 0 (`params`) to `K::STEER_LEVELS`.
+    pub steered: Vec<K::Params>,
 }
 
 impl<K: Kind> Context<K> {
     pub fn new(master: u64, params: K::Params, thresholds: Thresholds) -> Self {
         let params_key = K::params_key(&params);
-        Context { master, params, params_key, thresholds }
+        let steered = (0..=K::STEER_LEVELS).map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) }).collect();
+        Context { master, params, params_key, thresholds, steered }
     }
 }
 
@@ -32,10 +37,12 @@ pub struct Accepted<K: Kind> {
     pub solution: K::Solution,
     pub rating: Rating,
     pub grade: Grade,
+    /// `Kind::canonical` of the puzzle.
+    pub canonical: u128,
 }
 
 /// Wall time spent per stage, for calibration.json.
-#[derive(Clone, Copy, Default, Debug)]
+#[derive(Clone, Copy, Default, Debug, serde::Serialize, serde::Deserialize)]
 pub struct StageTimes {
     pub generate: Duration,
     pub unique: Duration,
@@ -44,6 +51,8 @@ pub struct StageTimes {
 
 pub struct Processed<K: Kind> {
     pub index: u64,
+    /// The steering level it was generated with.
+    pub steer: u8,
     /// Repairs the generator made to reach a unique solution.
     pub repairs: u32,
     pub outcome: Result<Accepted<K>, Reject>,
@@ -52,22 +61,35 @@ pub struct Processed<K: Kind> {
 
 /// Run candidate `index` through every stage. `log` receives the rater's level tries.
 pub fn process<K: Kind>(ctx: &Context<K>, index: u64, log: Option<&mut Vec<LogEntry>>) -> Processed<K> {
+    process_steered(ctx, index, 0, log)
+}
+
+/// `process` with the parameters of steering level `steer` (0 to `K::STEER_LEVELS`; larger
+/// levels are clamped). The candidate's random stream is the same at every level.
+pub fn process_steered<K: Kind>(
+    ctx: &Context<K>,
+    index: u64,
+    steer: u8,
+    log: Option<&mut Vec<LogEntry>>,
+) -> Processed<K> {
+    let steer = steer.min(K::STEER_LEVELS);
     let mut times = StageTimes::default();
     let mut repairs = 0;
-    let outcome = run_stages(ctx, index, log, &mut times, &mut repairs);
-    Processed { index, repairs, outcome, times }
+    let outcome = run_stages(ctx, index, &ctx.steered[steer as usize], log, &mut times, &mut repairs);
+    Processed { index, steer, repairs, outcome, times }
 }
 
 fn run_stages<K: Kind>(
     ctx: &Context<K>,
     index: u64,
+    params: &K::Params,
     log: Option<&mut Vec<LogEntry>>,
     times: &mut StageTimes,
     repairs: &mut u32,
 ) -> Result<Accepted<K>, Reject> {
     let mut rng = seed::candidate_rng(ctx.master, K::ID.name(), &ctx.params_key, index);
     let t = Instant::now();
-    let generated = K::generate(&ctx.params, &mut rng);
+    let generated = K::generate(params, &mut rng);
     times.generate = t.elapsed();
     let generated = generated?;
     *repairs = generated.repairs;
@@ -89,5 +111,6 @@ fn run_stages<K: Kind>(
         return Err(Reject::RatingIncomplete);
     }
     let grade = ctx.thresholds.grade(rated.rating.steps, rated.rating.hardest_level);
-    Ok(Accepted { puzzle, solution, rating: rated.rating, grade })
+    let canonical = K::canonical(&puzzle, &solution);
+    Ok(Accepted { puzzle, solution, rating: rated.rating, grade, canonical })
 }

@@ -214,6 +214,9 @@ impl Kind for KakuroKind {
         notation::grid_json(s)
     }
     /// Kakuro gives no digits; its clues are the run sums, so `givens` counts the runs.
+    fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
+        crate::common::interim_key(&Self::puzzle_text(p))
+    }
     fn givens(p: &Kakuro) -> usize {
         p.cells
             .iter()

@@ -274,6 +274,9 @@ impl Kind for KenKenKind {
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::grid_json(s)
     }
+    fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
+        crate::common::interim_key(&Self::puzzle_text(p))
+    }
     fn givens(p: &KenKen) -> usize {
         p.cages.iter().filter(|c| c.op == Op::Given).count()
     }

@@ -97,6 +97,9 @@ impl Kind for Sudoku {
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::to_text(s).into()
     }
+    fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
+        crate::common::interim_key(&Self::puzzle_text(p))
+    }
     fn givens(p: &Grid) -> usize {
         p.iter().filter(|&&d| d != 0).count()
     }

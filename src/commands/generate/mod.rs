@@ -1,0 +1,344 @@
+//! `generate`: the main job. Streams every accepted candidate into the book, counts the rest,
+//! and drives the progress bar, all on the main thread in candidate order. The book is written
+//! into the output folder's staging folder and committed in one step at the end (`outdir`).
+//!
+//! A run is either N candidates (`--count`) or an order (`--quota`): then it goes until each
+//! grade's book holds exactly its quota, in candidate order, or the `--count` cap or the
+//! `--time-limit` is reached (exit 3). Duplicates up to the kind's symmetries, within the run or
+//! against `--exclude` files, are rejected (`book::dedup`). The run's state is saved at chunk
+//! boundaries (`state`), so `--resume` continues it after a kill with the same result as an
+//! uninterrupted run; SIGINT and SIGTERM save it, print the resume command and exit 130.
+
+mod exclude;
+mod sink;
+pub mod state;
+
+use crate::book::dedup::Dedup;
+use crate::book::id::IdPrefix;
+use crate::book::outdir::{OutDir, Resume};
+use crate::book::report;
+use crate::book::{BookWriter, Calibration, Record, Stats};
+use crate::cli::Quota;
+use crate::config::RunConfig;
+use crate::grade::Grade;
+use crate::kinds::Kind;
+use crate::pipeline::batch::{self, Boundary, Ended};
+use crate::pipeline::{Context, Processed};
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use sink::{RunSink, Stop};
+use state::{Progress, SavedRun};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Candidates of a run without --count or --quota.
+pub const DEFAULT_COUNT: u64 = 1000;
+
+/// What the command line asks of `generate`.
+pub struct Request<'a> {
+    pub count: Option<u64>,
+    pub seed: u64,
+    pub quota: Option<Quota>,
+    pub time_limit: Option<Duration>,
+    pub out: &'a Path,
+    pub force: bool,
+    pub exclude: &'a [PathBuf],
+    pub steer: bool,
+    pub overflow: bool,
+    pub quiet: bool,
+    /// The command line as given, saved with the run.
+    pub argv: Vec<String>,
+}
+
+impl Request<'_> {
+    /// The last candidate index + 1 the run may reach.
+    fn end(&self) -> u64 {
+        match (self.quota, self.count) {
+            (None, c) => c.unwrap_or(DEFAULT_COUNT),
+            (Some(_), c) => c.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The most puzzles the run can emit (to size the duplicate filter).
+    fn most_emitted(&self) -> u64 {
+        self.quota.map_or(self.end(), |q| q.total())
+    }
+}
+
+fn progress_bar(req: &Request) -> ProgressBar {
+    let len = req.quota.map_or(req.end(), |q| q.total());
+    let bar = ProgressBar::new(len);
+    if req.quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        let template = if req.quota.is_some() {
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} puzzles ETA {eta} {msg}"
+        } else {
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {per_sec} ETA {eta} {msg}"
+        };
+        bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    }
+    bar
+}
+
+fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(String, u64)]) -> serde_json::Value {
+    let quota = req.quota.map(|q| {
+        let m: serde_json::Map<String, serde_json::Value> =
+            Grade::ALL.iter().map(|g| (g.name().to_string(), q.0[g.index()].into())).collect();
+        m
+    });
+    json!({
+        "program": "puzzle-factory",
+        "version": env!("CARGO_PKG_VERSION"),
+        "kind": K::NAME,
+        "parameters": cfg.params,
+        "seed": req.seed,
+        "count": if req.quota.is_some() { req.count.map(serde_json::Value::from).unwrap_or_default() } else { req.end().into() },
+        "quota": quota,
+        "steering": req.quota.is_some() && req.steer,
+        "overflow": req.overflow,
+        "exclude": excluded.iter().map(|(f, n)| json!({"file": f, "puzzles": n})).collect::<Vec<_>>(),
+        "config": cfg.table,
+    })
+}
+
+/// Ctrl-C and SIGTERM set the flag (the run saves at the next chunk boundary and exits 130);
+/// a second one ends the process at once, exit 130 (the last saved state still resumes).
+fn signals() -> Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&flag))?;
+        signal_hook::flag::register(sig, Arc::clone(&flag))?;
+    }
+    Ok(flag)
+}
+
+/// A fresh run: read the exclude files, take the folder, create every file, save the state.
+fn start<'a, K: Kind>(
+    cfg: &RunConfig<K::Params>,
+    req: &Request,
+    dir_slot: &'a mut Option<OutDir>,
+) -> Result<RunSink<'a, K>> {
+    let (keys, per_file) = exclude::read::<K>(req.exclude)?;
+    let saved = SavedRun {
+        program: "puzzle-factory".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        argv: req.argv.clone(),
+        config: toml::to_string(&cfg.table)?,
+        manifest: manifest::<K>(cfg, req, &per_file),
+        progress: None,
+    };
+    let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?)?);
+    let book = BookWriter::create::<K>(dir.staging(), req.overflow)?;
+    let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
+    let mut sink = new_sink::<K>(dir, saved, book, dedup, Stats::new::<K>(), Progress::default(), req)?;
+    sink.save(Boundary { next: 0, steer: 0 })?;
+    Ok(sink)
+}
+
+/// A saved run: reopen its files at their saved lengths and restore the counts.
+fn reopen<'a, K: Kind>(dir: &'a OutDir, saved: SavedRun, req: &Request) -> Result<RunSink<'a, K>> {
+    let progress = saved.progress.clone().expect("a started run");
+    let book = BookWriter::reopen::<K>(dir.staging(), &progress.files)?;
+    let dedup = Dedup::resume(dir.staging(), progress.keys, req.most_emitted())?;
+    let mut stats: Stats = serde_json::from_value(progress.stats.clone())?;
+    stats.load_steps(dir.staging(), progress.steps)?;
+    new_sink::<K>(dir, saved, book, dedup, stats, progress, req)
+}
+
+fn new_sink<'a, K: Kind>(
+    dir: &'a OutDir,
+    saved: SavedRun,
+    book: BookWriter,
+    dedup: Dedup,
+    stats: Stats,
+    progress: Progress,
+    req: &Request,
+) -> Result<RunSink<'a, K>> {
+    let bar = progress_bar(req);
+    bar.set_position(if req.quota.is_some() { progress.emitted.iter().sum() } else { progress.next });
+    Ok(RunSink {
+        dir,
+        earlier: Duration::from_secs_f64(progress.seconds),
+        write_time: Duration::from_secs_f64(progress.write_seconds),
+        saved,
+        book,
+        dedup,
+        stats,
+        quota: req.quota,
+        steering: req.steer,
+        progress,
+        bar,
+        deadline: req.time_limit.map(|t| Instant::now() + t),
+        signal: signals()?,
+        stop: None,
+        started: Instant::now(),
+        last_save: Instant::now(),
+        _kind: std::marker::PhantomData,
+    })
+}
+
+/// Run `generate`, fresh or resumed (`resumed`: the folder and its saved run).
+pub fn generate<K: Kind>(
+    cfg: &RunConfig<K::Params>,
+    ids: &IdPrefix,
+    req: &Request,
+    resumed: Option<(OutDir, SavedRun)>,
+) -> Result<ExitCode> {
+    let ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
+    let mut slot = None;
+    let mut sink = match &resumed {
+        Some((dir, saved)) => reopen::<K>(dir, saved.clone(), req)?,
+        None => start::<K>(cfg, req, &mut slot)?,
+    };
+    let master = req.seed;
+    let prepare = |p: Processed<K>| {
+        let record = p
+            .outcome
+            .as_ref()
+            .ok()
+            .map(|acc| (acc.grade, Record::new(&ids.id(master, p.index), master, p.index, p.steer, acc)));
+        (p, record)
+    };
+    let from = Boundary { next: sink.progress.next, steer: sink.progress.steer };
+    let ended = batch::run_chunks(&ctx, from, req.end(), cfg.run.chunk, prepare, &mut sink)?;
+    sink.bar.finish_and_clear();
+    if let Ended::Stopped(at) = ended {
+        if sink.stop == Some(Stop::Interrupted) {
+            eprintln!(
+                "interrupted at candidate {}: the run is saved; continue it with\n  puzzle-factory generate --resume --out {}",
+                at.next,
+                req.out.display()
+            );
+            drop(sink);
+            let dir = resumed.map(|(d, _)| d).or(slot).expect("an open folder");
+            dir.keep();
+            return Ok(ExitCode::from(130));
+        }
+    }
+    let (calibration, code) = finish(&ctx, &mut sink, req)?;
+    summary::<K>(&sink, req, &calibration);
+    let RunSink { book, dedup, saved, dir, .. } = sink;
+    book.finish(&calibration, &saved.manifest)?;
+    dedup.finish(dir.staging())?;
+    Stats::remove_steps(dir.staging())?;
+    write_report::<K>(dir.staging(), &ctx, req, &calibration)?;
+    let dir = resumed.map(|(d, _)| d).or(slot).expect("an open folder");
+    dir.commit()?;
+    Ok(code)
+}
+
+/// calibration.json's contents and the exit code (3 when stopped short of the quotas).
+fn finish<K: Kind>(ctx: &Context<K>, sink: &mut RunSink<K>, req: &Request) -> Result<(Calibration, ExitCode)> {
+    let wall = sink.earlier + sink.started.elapsed();
+    let mut cal = sink.stats.to_json::<K>(&ctx.thresholds, wall, sink.write_time);
+    let met = sink.quota.is_none_or(|q| (0..4).all(|g| sink.progress.emitted[g] >= q.0[g]));
+    let stopped = match sink.stop {
+        Some(Stop::TimeLimit) => "time limit",
+        _ if req.quota.is_none() => "done",
+        _ if met => "quotas met",
+        _ => "count reached",
+    };
+    let quota = req.quota.map(|q| {
+        Grade::ALL
+            .iter()
+            .map(|g| {
+                let i = g.index();
+                let e = sink.progress.emitted[i];
+                let f = crate::book::calibration::QuotaFigures {
+                    ordered: q.0[i],
+                    emitted: e,
+                    surplus: sink.progress.surplus[i],
+                    missing: q.0[i].saturating_sub(e),
+                };
+                (g.name().to_string(), f)
+            })
+            .collect()
+    });
+    cal.order = Some(crate::book::calibration::OrderFigures {
+        stopped: stopped.into(),
+        quota,
+        excluded_keys: sink.dedup.excluded() as u64,
+        steering: (0..sink.progress.steering_levels.len())
+            .map(|l| crate::book::calibration::SteeringFigures {
+                level: l as u8,
+                tried: sink.progress.steering_levels[l],
+                made: Grade::ALL
+                    .iter()
+                    .map(|g| {
+                        let made = sink.progress.made.get(l).map_or(0, |m| m[g.index()]);
+                        (g.name().to_string(), made)
+                    })
+                    .collect(),
+            })
+            .collect(),
+    });
+    let short = !met || sink.stop == Some(Stop::TimeLimit) && req.quota.is_none();
+    Ok((cal, if short { ExitCode::from(3) } else { ExitCode::SUCCESS }))
+}
+
+fn write_report<K: Kind>(dir: &Path, ctx: &Context<K>, req: &Request, cal: &Calibration) -> Result<()> {
+    let summary = format!(
+        "Run of {} candidates, master seed {}, kind {}: {} accepted; figures in calibration.json.",
+        cal.candidates.tried,
+        req.seed,
+        K::NAME,
+        cal.candidates.accepted
+    );
+    let report =
+        report::from_calibration(format!("puzzle-factory {} calibration report", K::NAME), summary, ctx.thresholds, cal);
+    report::write(dir, &report)
+}
+
+fn summary<K: Kind>(sink: &RunSink<K>, req: &Request, cal: &Calibration) {
+    if req.quiet {
+        return;
+    }
+    let per_grade: Vec<String> = Grade::ALL
+        .iter()
+        .map(|g| match req.quota {
+            Some(q) => format!("{} {}/{}", g.name(), sink.progress.emitted[g.index()], q.0[g.index()]),
+            None => format!("{} {}", g.name(), sink.progress.emitted[g.index()]),
+        })
+        .collect();
+    let order = cal.order.as_ref().map_or("", |o| o.stopped.as_str());
+    eprintln!(
+        "{} of {} candidates accepted ({}; {order}) in {:.1}s → {}",
+        cal.candidates.accepted,
+        cal.candidates.tried,
+        per_grade.join(", "),
+        cal.time_seconds.wall,
+        req.out.display()
+    );
+}
+
+/// `--resume`: the unfinished run saved for `out`, or what to do instead.
+pub enum Resumable {
+    Run(OutDir, SavedRun),
+    /// DIR holds a finished book and nothing to resume.
+    Finished,
+    /// Nothing saved: start with the flags given.
+    Fresh,
+}
+
+pub fn find_resumable(out: &Path) -> Result<Resumable> {
+    Ok(match OutDir::resume(out)? {
+        Resume::Unfinished(dir, bytes) => {
+            let saved = SavedRun::from_bytes(&bytes, &format!("--out {}", out.display()))?;
+            if saved.progress.is_none() {
+                // Killed before its files existed: nothing to continue.
+                drop(dir);
+                Resumable::Fresh
+            } else {
+                Resumable::Run(dir, saved)
+            }
+        }
+        Resume::Finished => Resumable::Finished,
+        Resume::Nothing => Resumable::Fresh,
+    })
+}

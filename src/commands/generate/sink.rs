@@ -1,0 +1,194 @@
+//! The sequential end of a run: takes each processed candidate in index order, drops
+//! duplicates, fills the books up to their quotas, keeps the statistics, saves the run state at
+//! chunk boundaries, decides the steering level of the chunks to come, and stops the run when
+//! the quotas are met, the time is up or a signal came.
+
+use super::state::{Progress, SavedRun, SAVE_EVERY};
+use crate::book::dedup::Dedup;
+use crate::book::outdir::OutDir;
+use crate::book::{BookWriter, Record, Stats};
+use crate::cli::Quota;
+use crate::grade::Grade;
+use crate::kinds::{Kind, Reject};
+use crate::pipeline::batch::{Boundary, Flow, Sink};
+use crate::pipeline::Processed;
+use anyhow::Result;
+use indicatif::ProgressBar;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Candidates each steering level is tried for before the run judges it.
+pub const EXPLORE: u64 = 512;
+
+/// Why the run stopped before its range ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    QuotasMet,
+    TimeLimit,
+    Interrupted,
+}
+
+/// A processed candidate with its record when accepted.
+pub type Item<K> = (Processed<K>, Option<(Grade, Record)>);
+
+pub struct RunSink<'a, K: Kind> {
+    pub dir: &'a OutDir,
+    pub saved: SavedRun,
+    pub book: BookWriter,
+    pub dedup: Dedup,
+    pub stats: Stats,
+    pub quota: Option<Quota>,
+    pub steering: bool,
+    pub progress: Progress,
+    pub bar: ProgressBar,
+    pub deadline: Option<Instant>,
+    pub signal: Arc<AtomicBool>,
+    pub stop: Option<Stop>,
+    /// When this session started and what earlier sessions took.
+    pub started: Instant,
+    pub earlier: Duration,
+    pub write_time: Duration,
+    pub last_save: Instant,
+    pub _kind: std::marker::PhantomData<K>,
+}
+
+impl<K: Kind> RunSink<'_, K> {
+    fn quotas_met(&self) -> bool {
+        self.quota.is_some_and(|q| (0..4).all(|g| self.progress.emitted[g] >= q.0[g]))
+    }
+
+    /// The steering level for the chunks to come, from the counts so far (so a pure function of
+    /// the run's definition): the level expected to fill the open quotas in the fewest
+    /// candidates, judged by what each level has made per candidate tried. Each level is first
+    /// tried for `EXPLORE` candidates; a level that made nothing of a grade still needed is not
+    /// expected to finish.
+    fn steer_level(&self) -> u8 {
+        let (Some(q), true) = (self.quota, self.steering) else { return 0 };
+        let levels = K::STEER_LEVELS as usize + 1;
+        let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
+        if let Some(l) = (0..levels).find(|&l| tried(l) < EXPLORE) {
+            return l as u8;
+        }
+        let cost = |l: usize| -> f64 {
+            let made = self.progress.made.get(l).copied().unwrap_or_default();
+            (0..4)
+                .filter(|&g| self.progress.emitted[g] < q.0[g])
+                .map(|g| {
+                    let left = (q.0[g] - self.progress.emitted[g]) as f64;
+                    if made[g] == 0 { f64::INFINITY } else { left * tried(l) as f64 / made[g] as f64 }
+                })
+                .fold(0.0, f64::max)
+        };
+        let mut best = 0;
+        for l in 1..levels {
+            if cost(l) < cost(best) {
+                best = l;
+            }
+        }
+        best as u8
+    }
+
+    fn emit(&mut self, p: &Processed<K>, grade: Grade, rec: &Record) -> Result<()> {
+        let g = grade.index();
+        let key = p.outcome.as_ref().map(|a| a.canonical).unwrap_or_default();
+        if self.dedup.contains(key)? {
+            self.stats.add_as(p, Some(Reject::Duplicate));
+            return Ok(());
+        }
+        self.stats.add(p);
+        let level = p.steer as usize;
+        if self.progress.made.len() <= level {
+            self.progress.made.resize(level + 1, [0; 4]);
+        }
+        self.progress.made[level][g] += 1;
+        let t = Instant::now();
+        if self.quota.is_some_and(|q| self.progress.emitted[g] >= q.0[g]) {
+            self.progress.surplus[g] += 1;
+            self.book.write_overflow(rec)?;
+        } else {
+            self.book.write(grade, rec)?;
+            self.dedup.insert(key)?;
+            self.progress.emitted[g] += 1;
+            if self.quota.is_some() {
+                self.bar.inc(1);
+            }
+        }
+        self.write_time += t.elapsed();
+        Ok(())
+    }
+
+    /// Save the progress at boundary `at` (every file synced first, then `run.json` replaced).
+    pub fn save(&mut self, at: Boundary) -> Result<()> {
+        self.progress.next = at.next;
+        self.progress.steer = at.steer;
+        self.progress.files = self.book.sync()?;
+        self.dedup.sync()?;
+        self.progress.keys = self.progress.emitted.iter().sum();
+        self.progress.steps = self.stats.save_steps(self.dir.staging())?;
+        self.progress.stats = serde_json::to_value(&self.stats)?;
+        self.progress.seconds = (self.earlier + self.started.elapsed()).as_secs_f64();
+        self.progress.write_seconds = self.write_time.as_secs_f64();
+        self.saved.progress = Some(self.progress.clone());
+        self.dir.save_state(&serde_json::to_vec_pretty(&self.saved)?)?;
+        self.last_save = Instant::now();
+        Ok(())
+    }
+
+    fn show(&self) {
+        if let Some(q) = self.quota {
+            let parts: Vec<String> = Grade::ALL
+                .iter()
+                .filter(|g| q.0[g.index()] > 0)
+                .map(|g| format!("{} {}/{}", g.name(), self.progress.emitted[g.index()], q.0[g.index()]))
+                .collect();
+            self.bar.set_message(parts.join("  "));
+        }
+    }
+}
+
+impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
+    type Error = anyhow::Error;
+
+    fn take(&mut self, (p, record): Item<K>) -> Result<()> {
+        if self.stop.is_some() {
+            return Ok(());
+        }
+        let level = p.steer as usize;
+        if self.progress.steering_levels.len() <= level {
+            self.progress.steering_levels.resize(level + 1, 0);
+        }
+        self.progress.steering_levels[level] += 1;
+        match &record {
+            Some((grade, rec)) => self.emit(&p, *grade, rec)?,
+            None => self.stats.add(&p),
+        }
+        if self.quota.is_none() {
+            self.bar.inc(1);
+        }
+        if self.quotas_met() {
+            self.stop = Some(Stop::QuotasMet);
+        }
+        Ok(())
+    }
+
+    fn boundary(&mut self, at: Boundary) -> Result<Flow> {
+        self.show();
+        if self.stop.is_some() {
+            return Ok(Flow::Stop);
+        }
+        if self.signal.load(Ordering::SeqCst) {
+            self.save(at)?;
+            self.stop = Some(Stop::Interrupted);
+            return Ok(Flow::Stop);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop = Some(Stop::TimeLimit);
+            return Ok(Flow::Stop);
+        }
+        if self.last_save.elapsed() >= SAVE_EVERY {
+            self.save(at)?;
+        }
+        Ok(Flow::Continue { steer_after: self.steer_level() })
+    }
+}
