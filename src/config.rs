@@ -51,6 +51,13 @@ struct Grades {
 pub struct RunSection {
     /// Candidates per ordered chunk.
     pub chunk: usize,
+    /// Seconds between two saves of the run state.
+    #[serde(default = "default_save_every")]
+    pub save_every: f64,
+}
+
+fn default_save_every() -> f64 {
+    2.0
 }
 
 #[derive(Deserialize)]
@@ -199,6 +206,12 @@ pub fn from_table<P: DeserializeOwned>(
         let t =
             checked_thresholds(g, max_level).map_err(|e| UsageError(format!("{source}: [grades.size.{key}] {e}")))?;
         by_size.insert(size, t);
+    }
+    if !(0.0..=86400.0).contains(&file.run.save_every) {
+        return Err(UsageError(format!(
+            "{source}: [run] save_every must be 0 to 86400 seconds, got {}",
+            file.run.save_every
+        )));
     }
     if !(1..=1_000_000).contains(&file.run.chunk) {
         return Err(UsageError(format!("{source}: [run] chunk must be 1 to 1000000, got {}", file.run.chunk)));

@@ -153,10 +153,11 @@ impl Dedup {
         Ok(())
     }
 
-    /// Flush and fsync the run's keys (a chunk boundary's save).
-    pub fn sync(&mut self) -> Result<()> {
-        self.keys.flush()?;
-        self.keys.get_ref().sync_all().with_context(|| format!("writing {}", self.keys_path.display()))
+    /// Flush the run's keys (a chunk boundary's save); a handle to fsync them with.
+    pub fn flush_for_save(&mut self) -> Result<File> {
+        let ctx = || format!("writing {}", self.keys_path.display());
+        self.keys.flush().with_context(ctx)?;
+        self.keys.get_ref().try_clone().with_context(ctx)
     }
 
     pub fn excluded(&self) -> usize {
@@ -194,7 +195,7 @@ mod tests {
             d.insert(key(i)).unwrap();
             assert!(d.contains(key(i)).unwrap());
         }
-        d.sync().unwrap();
+        d.flush_for_save().unwrap().sync_all().unwrap();
         // A resume from the state after 500 emitted keys: later keys are new again.
         let mut r = Dedup::resume(dir.path(), 500, 100).unwrap();
         assert!(r.contains(key(509)).unwrap() && r.contains(key(1)).unwrap());

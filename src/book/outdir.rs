@@ -166,6 +166,14 @@ pub fn saved_state(dir: &Path) -> Result<Option<Vec<u8>>> {
     }
 }
 
+/// `OutDir::save_state` for the staging folder `staging` (callable from another thread).
+pub fn save_state_in(staging: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = staging.join(".run.json.new");
+    write_synced(&tmp, bytes)?;
+    std::fs::rename(&tmp, staging.join(MARKER)).with_context(|| format!("saving {}", tmp.display()))?;
+    sync_dir(staging)
+}
+
 /// What `OutDir::resume` found.
 pub enum Resume {
     /// An unfinished run: the folder, locked, and its saved state (`run.json`).
@@ -212,10 +220,7 @@ impl OutDir {
     /// Replace the saved run state (`run.json`) in one step: written and fsynced under a
     /// scratch name, renamed over the old one, the folder fsynced.
     pub fn save_state(&self, bytes: &[u8]) -> Result<()> {
-        let tmp = self.staging.join(".run.json.new");
-        write_synced(&tmp, bytes)?;
-        std::fs::rename(&tmp, self.staging.join(MARKER)).with_context(|| format!("saving {}", tmp.display()))?;
-        sync_dir(&self.staging)
+        save_state_in(&self.staging, bytes)
     }
 
     /// Leave the unfinished run for `--resume` (after SIGINT or SIGTERM).

@@ -317,9 +317,11 @@ impl Stats {
     }
 
     /// Append the step values added since the last save to the grade step files in `dir`
-    /// (8 bytes each, little-endian centi-steps), fsynced; returns the files' lengths.
-    pub fn save_steps(&mut self, dir: &Path) -> Result<[u64; 4]> {
+    /// (8 bytes each, little-endian centi-steps); returns the files' lengths and handles to
+    /// fsync them with.
+    pub fn save_steps(&mut self, dir: &Path) -> Result<([u64; 4], Vec<std::fs::File>)> {
         let mut lens = [0; 4];
+        let mut handles = Vec::new();
         for g in 0..4 {
             let path = Self::steps_path(dir, g);
             let ctx = || format!("writing {}", path.display());
@@ -331,11 +333,11 @@ impl Stats {
                 w.write_all(&c.to_le_bytes()).with_context(ctx)?;
             }
             let file = w.into_inner().map_err(|e| e.into_error()).with_context(ctx)?;
-            file.sync_all().with_context(ctx)?;
             self.saved[g] = (v.narrow.len(), v.wide.len());
             lens[g] = file.metadata().with_context(ctx)?.len();
+            handles.push(file);
         }
-        Ok(lens)
+        Ok((lens, handles))
     }
 
     /// Read the step values saved in `dir`, each grade's file first cut to its saved length.

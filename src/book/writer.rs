@@ -50,11 +50,12 @@ impl Out {
         Ok(Out { name: name.to_string(), path, w: BufWriter::with_capacity(1 << 16, file), len })
     }
 
-    /// Flush and fsync, keeping the file open; returns its length.
-    fn sync(&mut self) -> Result<u64> {
+    /// Flush, keeping the file open; its length and a handle to fsync it with.
+    fn flush_for_save(&mut self) -> Result<(u64, File)> {
         let path = &self.path;
-        self.w.flush().and_then(|_| self.w.get_ref().sync_data()).with_context(|| format!("writing {}", path.display()))?;
-        Ok(self.len)
+        let ctx = || format!("writing {}", path.display());
+        self.w.flush().with_context(ctx)?;
+        Ok((self.len, self.w.get_ref().try_clone().with_context(ctx)?))
     }
 
     /// Flush and fsync.
@@ -129,9 +130,11 @@ impl BookWriter {
         Ok(BookWriter { dir: dir.to_path_buf(), csv: open("puzzles.csv")?, jsonl: open("puzzles.jsonl")?, grades, overflow })
     }
 
-    /// Flush and fsync every file; their lengths, for the saved run state.
-    pub fn sync(&mut self) -> Result<BTreeMap<String, u64>> {
+    /// Flush every file; their lengths, for the saved run state, and handles to fsync them
+    /// with before the state is saved.
+    pub fn flush_for_save(&mut self) -> Result<(BTreeMap<String, u64>, Vec<File>)> {
         let mut lens = BTreeMap::new();
+        let mut handles = Vec::new();
         let mut files: Vec<&mut Out> = vec![&mut self.csv, &mut self.jsonl];
         for g in &mut self.grades {
             files.push(&mut g.csv);
@@ -139,10 +142,11 @@ impl BookWriter {
         }
         files.extend(self.overflow.as_mut());
         for f in files {
-            let len = f.sync()?;
+            let (len, handle) = f.flush_for_save()?;
             lens.insert(f.name.clone(), len);
+            handles.push(handle);
         }
-        Ok(lens)
+        Ok((lens, handles))
     }
 
     pub fn write(&mut self, grade: Grade, rec: &Record) -> Result<()> {

@@ -10,6 +10,7 @@
 //! uninterrupted run; SIGINT and SIGTERM save it, print the resume command and exit 130.
 
 mod exclude;
+mod saver;
 mod sink;
 pub mod state;
 
@@ -136,19 +137,24 @@ fn start<'a, K: Kind>(
     let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?)?);
     let book = BookWriter::create::<K>(dir.staging(), req.overflow)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
-    let mut sink = new_sink::<K>(dir, saved, book, dedup, Stats::new::<K>(), Progress::default(), req)?;
-    sink.save(Boundary { next: 0, steer: 0 })?;
+    let mut sink = new_sink::<K>(dir, saved, book, dedup, Stats::new::<K>(), Progress::default(), req, cfg.run.save_every)?;
+    sink.save(Boundary { next: 0, steer: 0 }, true)?;
     Ok(sink)
 }
 
 /// A saved run: reopen its files at their saved lengths and restore the counts.
-fn reopen<'a, K: Kind>(dir: &'a OutDir, saved: SavedRun, req: &Request) -> Result<RunSink<'a, K>> {
+fn reopen<'a, K: Kind>(
+    cfg: &RunConfig<K::Params>,
+    dir: &'a OutDir,
+    saved: SavedRun,
+    req: &Request,
+) -> Result<RunSink<'a, K>> {
     let progress = saved.progress.clone().expect("a started run");
     let book = BookWriter::reopen::<K>(dir.staging(), &progress.files)?;
     let dedup = Dedup::resume(dir.staging(), progress.keys, req.most_emitted())?;
     let mut stats: Stats = serde_json::from_value(progress.stats.clone())?;
     stats.load_steps(dir.staging(), progress.steps)?;
-    new_sink::<K>(dir, saved, book, dedup, stats, progress, req)
+    new_sink::<K>(dir, saved, book, dedup, stats, progress, req, cfg.run.save_every)
 }
 
 fn new_sink<'a, K: Kind>(
@@ -159,6 +165,7 @@ fn new_sink<'a, K: Kind>(
     stats: Stats,
     progress: Progress,
     req: &Request,
+    save_every: f64,
 ) -> Result<RunSink<'a, K>> {
     let bar = progress_bar(req);
     bar.set_position(if req.quota.is_some() { progress.emitted.iter().sum() } else { progress.next });
@@ -179,6 +186,8 @@ fn new_sink<'a, K: Kind>(
         stop: None,
         started: Instant::now(),
         last_save: Instant::now(),
+        save_every: Duration::from_secs_f64(save_every),
+        saver: saver::Saver::new()?,
         _kind: std::marker::PhantomData,
     })
 }
@@ -193,7 +202,7 @@ pub fn generate<K: Kind>(
     let ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
     let mut slot = None;
     let mut sink = match &resumed {
-        Some((dir, saved)) => reopen::<K>(dir, saved.clone(), req)?,
+        Some((dir, saved)) => reopen::<K>(cfg, dir, saved.clone(), req)?,
         None => start::<K>(cfg, req, &mut slot)?,
     };
     let master = req.seed;
@@ -208,6 +217,7 @@ pub fn generate<K: Kind>(
     let from = Boundary { next: sink.progress.next, steer: sink.progress.steer };
     let ended = batch::run_chunks(&ctx, from, req.end(), cfg.run.chunk, prepare, &mut sink)?;
     sink.bar.finish_and_clear();
+    sink.saver.wait()?;
     if let Ended::Stopped(at) = ended {
         if sink.stop == Some(Stop::Interrupted) {
             eprintln!(

@@ -3,7 +3,7 @@
 //! chunk boundaries, decides the steering level of the chunks to come, and stops the run when
 //! the quotas are met, the time is up or a signal came.
 
-use super::state::{Progress, SavedRun, SAVE_EVERY};
+use super::state::{Progress, SavedRun};
 use crate::book::dedup::Dedup;
 use crate::book::outdir::OutDir;
 use crate::book::{BookWriter, Record, Stats};
@@ -50,6 +50,9 @@ pub struct RunSink<'a, K: Kind> {
     pub earlier: Duration,
     pub write_time: Duration,
     pub last_save: Instant,
+    /// `[run] save_every`.
+    pub save_every: Duration,
+    pub saver: super::saver::Saver,
     pub _kind: std::marker::PhantomData<K>,
 }
 
@@ -118,19 +121,30 @@ impl<K: Kind> RunSink<'_, K> {
         Ok(())
     }
 
-    /// Save the progress at boundary `at` (every file synced first, then `run.json` replaced).
-    pub fn save(&mut self, at: Boundary) -> Result<()> {
+    /// Save the progress at boundary `at`: the files flushed here, then fsynced and `run.json`
+    /// replaced by the saver thread (`wait`: before returning). Skipped, unless `wait`, while
+    /// the previous save is under way.
+    pub fn save(&mut self, at: Boundary, wait: bool) -> Result<()> {
+        if self.saver.busy()? && !wait {
+            return Ok(());
+        }
         self.progress.next = at.next;
         self.progress.steer = at.steer;
-        self.progress.files = self.book.sync()?;
-        self.dedup.sync()?;
+        let (files, mut handles) = self.book.flush_for_save()?;
+        self.progress.files = files;
+        handles.push(self.dedup.flush_for_save()?);
         self.progress.keys = self.progress.emitted.iter().sum();
-        self.progress.steps = self.stats.save_steps(self.dir.staging())?;
+        let (steps, step_handles) = self.stats.save_steps(self.dir.staging())?;
+        self.progress.steps = steps;
+        handles.extend(step_handles);
         self.progress.stats = serde_json::to_value(&self.stats)?;
         self.progress.seconds = (self.earlier + self.started.elapsed()).as_secs_f64();
         self.progress.write_seconds = self.write_time.as_secs_f64();
         self.saved.progress = Some(self.progress.clone());
-        self.dir.save_state(&serde_json::to_vec_pretty(&self.saved)?)?;
+        self.saver.submit(handles, serde_json::to_vec_pretty(&self.saved)?, self.dir.staging().to_path_buf())?;
+        if wait {
+            self.saver.wait()?;
+        }
         self.last_save = Instant::now();
         Ok(())
     }
@@ -178,7 +192,7 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
             return Ok(Flow::Stop);
         }
         if self.signal.load(Ordering::SeqCst) {
-            self.save(at)?;
+            self.save(at, true)?;
             self.stop = Some(Stop::Interrupted);
             return Ok(Flow::Stop);
         }
@@ -186,8 +200,8 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
             self.stop = Some(Stop::TimeLimit);
             return Ok(Flow::Stop);
         }
-        if self.last_save.elapsed() >= SAVE_EVERY {
-            self.save(at)?;
+        if self.last_save.elapsed() >= self.save_every {
+            self.save(at, false)?;
         }
         Ok(Flow::Continue { steer_after: self.steer_level() })
     }

@@ -8,14 +8,10 @@
 //! themselves (the book, the run's canonical keys, the step values) are appended; a resumed run
 //! cuts each back to its saved length and goes on from `next`, so what it writes is what the
 //! interrupted run would have written. Saved with fsync and an atomic rename
-//! (`OutDir::save_state`) at chunk boundaries, at most every `SAVE_EVERY`, and on SIGINT/SIGTERM.
+//! (`OutDir::save_state`) at chunk boundaries, at most every `[run] save_every` seconds, and on SIGINT/SIGTERM.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::time::Duration;
-
-/// The longest time between two saves while the run goes well.
-pub const SAVE_EVERY: Duration = Duration::from_secs(2);
 
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct SavedRun {
