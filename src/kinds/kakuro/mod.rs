@@ -3,6 +3,8 @@
 //! whose runs have 2 to 9 cells, a random digit fill without repeats in a run, clue sums from the
 //! fill, and uniqueness guaranteed by the combination-table counter with digit repair.
 
+pub mod canonical;
+pub mod steer;
 pub mod generate;
 pub mod notation;
 pub mod solve;
@@ -214,8 +216,12 @@ impl Kind for KakuroKind {
         notation::grid_json(s)
     }
     /// Kakuro gives no digits; its clues are the run sums, so `givens` counts the runs.
+    const STEER_LEVELS: u8 = steer::LEVELS;
+    fn steer(params: &KakuroParams, level: u8) -> KakuroParams {
+        steer::steer(params, level)
+    }
     fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
-        crate::common::interim_key(&Self::puzzle_text(p))
+        canonical::canonical_key(p)
     }
     fn givens(p: &Kakuro) -> usize {
         p.cells

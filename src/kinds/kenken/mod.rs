@@ -2,6 +2,8 @@
 //! Jacobson–Matthews chain, cages grown from random free cells, operations chosen from the
 //! most demanding that fits, and uniqueness guaranteed by the counter with cage repair.
 
+pub mod canonical;
+pub mod steer;
 pub mod generate;
 pub mod notation;
 pub mod solve;
@@ -274,8 +276,12 @@ impl Kind for KenKenKind {
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::grid_json(s)
     }
+    const STEER_LEVELS: u8 = steer::LEVELS;
+    fn steer(params: &KenKenParams, level: u8) -> KenKenParams {
+        steer::steer(params, level)
+    }
     fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
-        crate::common::interim_key(&Self::puzzle_text(p))
+        canonical::canonical_key(p)
     }
     fn givens(p: &KenKen) -> usize {
         p.cages.iter().filter(|c| c.op == Op::Given).count()

@@ -3,6 +3,8 @@
 //! the 16-technique ladder in `techniques`.
 
 mod band_tables;
+pub mod canonical;
+pub mod steer;
 pub mod generate;
 pub mod geometry;
 pub mod notation;
@@ -97,8 +99,12 @@ impl Kind for Sudoku {
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::to_text(s).into()
     }
-    fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
-        crate::common::interim_key(&Self::puzzle_text(p))
+    const STEER_LEVELS: u8 = steer::LEVELS;
+    fn steer(params: &SudokuParams, level: u8) -> SudokuParams {
+        steer::steer(params, level)
+    }
+    fn canonical(p: &Self::Puzzle, s: &Self::Solution) -> u128 {
+        canonical::canonical_key(p, s)
     }
     fn givens(p: &Grid) -> usize {
         p.iter().filter(|&&d| d != 0).count()
