@@ -232,7 +232,11 @@ fn parse_quota(text: &str) -> Result<Quota, String> {
 pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     let t = text.trim();
     if let Ok(s) = t.parse::<f64>() {
-        return if s.is_finite() && s >= 0.0 { Ok(std::time::Duration::from_secs_f64(s)) } else { Err(format!("'{t}' is not a duration")) };
+        return if s.is_finite() && s >= 0.0 {
+            Ok(std::time::Duration::from_secs_f64(s))
+        } else {
+            Err(format!("'{t}' is not a duration"))
+        };
     }
     let (mut total, mut num, mut any) = (0f64, String::new(), false);
     for c in t.chars() {

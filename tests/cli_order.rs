@@ -63,7 +63,8 @@ fn quotas_are_filled_exactly_in_candidate_order_for_every_kind() {
         assert_eq!(order["stopped"], "quotas met");
         let mut total = 0;
         for g in ["easy", "medium", "hard", "expert"] {
-            let want: usize = quota.split(',').find_map(|p| p.strip_prefix(&format!("{g}="))).map_or(0, |n| n.parse().unwrap());
+            let want: usize =
+                quota.split(',').find_map(|p| p.strip_prefix(&format!("{g}="))).map_or(0, |n| n.parse().unwrap());
             assert_eq!(rows(&out, &format!("book-{g}.csv")), want, "{kind} {g}");
             assert_eq!(order["quota"][g]["emitted"], want as u64);
             assert_eq!(order["quota"][g]["missing"], 0);
@@ -179,7 +180,15 @@ fn resume_after_sigterm_and_sigkill_gives_the_uninterrupted_book() {
 /// Sudoku: relabel digits (d → 10 - d), transpose, swap the first two bands.
 fn transform_sudoku(p: &str) -> String {
     let g: Vec<char> = p.chars().collect();
-    let band = |r: usize| if r < 3 { r + 3 } else if r < 6 { r - 3 } else { r };
+    let band = |r: usize| {
+        if r < 3 {
+            r + 3
+        } else if r < 6 {
+            r - 3
+        } else {
+            r
+        }
+    };
     (0..81)
         .map(|i| {
             let (r, c) = (i / 9, i % 9);
@@ -225,7 +234,9 @@ fn transform_kakuro(p: &Value) -> Value {
 #[test]
 fn transformed_copies_of_earlier_puzzles_are_rejected_as_duplicates() {
     let tmp = tempfile::tempdir().unwrap();
-    for (kind, extra) in [("sudoku", vec![]), ("kenken", vec!["--size", "5"]), ("kakuro", vec!["--rows", "7", "--cols", "7"])] {
+    for (kind, extra) in
+        [("sudoku", vec![]), ("kenken", vec!["--size", "5"]), ("kakuro", vec!["--rows", "7", "--cols", "7"])]
+    {
         let first = tmp.path().join(format!("{kind}-a"));
         let mut args = vec!["--kind", kind, "--seed", "2", "--count", "40"];
         args.extend(extra.iter());

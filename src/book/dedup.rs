@@ -55,7 +55,9 @@ fn write_keys(path: &Path, keys: &[u128]) -> Result<()> {
 /// Every 16-byte key of a key file, in order.
 fn read_keys(path: &Path) -> Result<Vec<u128>> {
     let mut bytes = Vec::new();
-    File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).with_context(|| format!("reading {}", path.display()))?;
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .with_context(|| format!("reading {}", path.display()))?;
     Ok(bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes"))).collect())
 }
 

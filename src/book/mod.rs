@@ -6,8 +6,8 @@
 
 pub mod atomic;
 pub mod calibration;
-pub mod id;
 pub mod dedup;
+pub mod id;
 pub mod outdir;
 pub mod record;
 pub mod report;

@@ -39,24 +39,23 @@ pub fn push_csv_field(line: &mut String, field: &str) {
 }
 
 pub fn header<K: Kind>() -> Vec<String> {
-    let mut h: Vec<String> =
-        [
-            "id",
-            "kind",
-            "seed",
-            "index",
-            "grade",
-            "steps",
-            "hardest_level",
-            "givens",
-            "puzzle",
-            "solution",
-            "canonical",
-            "steer",
-        ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+    let mut h: Vec<String> = [
+        "id",
+        "kind",
+        "seed",
+        "index",
+        "grade",
+        "steps",
+        "hardest_level",
+        "givens",
+        "puzzle",
+        "solution",
+        "canonical",
+        "steer",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     h.extend(K::Tech::ALL.iter().map(|t| format!("used_{}", t.name())));
     h.extend(K::extra_names().iter().map(|s| s.to_string()));
     h

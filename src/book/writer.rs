@@ -42,7 +42,10 @@ impl Out {
         let ctx = || format!("reopening {} of the saved run", path.display());
         let file = OpenOptions::new().write(true).open(&path).with_context(ctx)?;
         if file.metadata().with_context(ctx)?.len() < len {
-            anyhow::bail!("{} is shorter than the saved run says ({len} bytes): the run cannot be resumed", path.display());
+            anyhow::bail!(
+                "{} is shorter than the saved run says ({len} bytes): the run cannot be resumed",
+                path.display()
+            );
         }
         file.set_len(len).with_context(ctx)?;
         let mut file = file;
@@ -127,7 +130,13 @@ impl BookWriter {
             grades.push(GradeBook { csv: open(&format!("book-{}.csv", g.name()))?, json, empty });
         }
         let overflow = if files.contains_key(OVERFLOW) { Some(open(OVERFLOW)?) } else { None };
-        Ok(BookWriter { dir: dir.to_path_buf(), csv: open("puzzles.csv")?, jsonl: open("puzzles.jsonl")?, grades, overflow })
+        Ok(BookWriter {
+            dir: dir.to_path_buf(),
+            csv: open("puzzles.csv")?,
+            jsonl: open("puzzles.jsonl")?,
+            grades,
+            overflow,
+        })
     }
 
     /// Flush every file; their lengths, for the saved run state, and handles to fsync them

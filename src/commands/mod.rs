@@ -9,9 +9,9 @@ mod replay;
 use crate::cli::{all_kind_flags, Cli, Command};
 use crate::config::{self, RunConfig, UsageError};
 use crate::kinds::{Kind, KindVisitor};
-use generate::state::SavedRun;
 use anyhow::Result;
 use clap::parser::ValueSource;
+use generate::state::SavedRun;
 use std::process::ExitCode;
 
 /// Run the parsed command line.
@@ -147,7 +147,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             };
             let resumed = if resume {
                 match generate::find_resumable(&out)? {
-                    generate::Resumable::Run(dir, saved) => Some((dir, saved)),
+                    generate::Resumable::Run(dir, saved) => Some((dir, *saved)),
                     generate::Resumable::Finished => {
                         eprintln!("--out {}: the run there is finished; nothing to resume", out.display());
                         return Ok(ExitCode::SUCCESS);

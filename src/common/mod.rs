@@ -10,4 +10,3 @@ pub mod combos;
 pub mod latin;
 
 pub use bitset::DigitSet;
-

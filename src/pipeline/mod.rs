@@ -26,7 +26,8 @@ pub struct Context<K: Kind> {
 impl<K: Kind> Context<K> {
     pub fn new(master: u64, params: K::Params, thresholds: Thresholds) -> Self {
         let params_key = K::params_key(&params);
-        let steered = (0..=K::STEER_LEVELS).map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) }).collect();
+        let steered =
+            (0..=K::STEER_LEVELS).map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) }).collect();
         Context { master, params, params_key, thresholds, steered }
     }
 }

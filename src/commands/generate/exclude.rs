@@ -108,8 +108,11 @@ fn read_file<K: Kind>(path: &Path, keys: &mut Vec<u128>) -> Result<u64> {
     Ok(count)
 }
 
+/// Per `--exclude` file: its name and how many keys it gave.
+pub type PerFile = Vec<(String, u64)>;
+
 /// Every key of every file (repeats included) and, per file, its name and how many keys it gave.
-pub fn read<K: Kind>(files: &[PathBuf]) -> Result<(Vec<u128>, Vec<(String, u64)>)> {
+pub fn read<K: Kind>(files: &[PathBuf]) -> Result<(Vec<u128>, PerFile)> {
     let mut keys = Vec::new();
     let mut per_file = Vec::new();
     for f in files {
@@ -136,7 +139,12 @@ mod tests {
             path
         };
         let files = [
-            write("book.csv", format!("id,kind,seed,index,grade,steps,hardest_level,givens,puzzle\nx,sudoku,1,0,easy,1,1,30,{puzzle}\n")),
+            write(
+                "book.csv",
+                format!(
+                    "id,kind,seed,index,grade,steps,hardest_level,givens,puzzle\nx,sudoku,1,0,easy,1,1,30,{puzzle}\n"
+                ),
+            ),
             write("book.jsonl", format!("{{\"id\":\"x\",\"puzzle\":\"{puzzle}\"}}\n")),
             write("lines.txt", format!("# a comment\n\n{puzzle}\n")),
             write("keys.txt", format!("{key:032x}\n")),

@@ -137,7 +137,8 @@ fn start<'a, K: Kind>(
     let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?)?);
     let book = BookWriter::create::<K>(dir.staging(), req.overflow)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
-    let mut sink = new_sink::<K>(dir, saved, book, dedup, Stats::new::<K>(), Progress::default(), req, cfg.run.save_every)?;
+    let state = State { book, dedup, stats: Stats::new::<K>(), progress: Progress::default() };
+    let mut sink = new_sink::<K>(dir, saved, state, req, cfg.run.save_every)?;
     sink.save(Boundary { next: 0, steer: 0 }, true)?;
     Ok(sink)
 }
@@ -154,19 +155,25 @@ fn reopen<'a, K: Kind>(
     let dedup = Dedup::resume(dir.staging(), progress.keys, req.most_emitted())?;
     let mut stats: Stats = serde_json::from_value(progress.stats.clone())?;
     stats.load_steps(dir.staging(), progress.steps)?;
-    new_sink::<K>(dir, saved, book, dedup, stats, progress, req, cfg.run.save_every)
+    new_sink::<K>(dir, saved, State { book, dedup, stats, progress }, req, cfg.run.save_every)
+}
+
+/// What a run carries from chunk to chunk: its open files, keys, statistics and counts.
+struct State {
+    book: BookWriter,
+    dedup: Dedup,
+    stats: Stats,
+    progress: Progress,
 }
 
 fn new_sink<'a, K: Kind>(
     dir: &'a OutDir,
     saved: SavedRun,
-    book: BookWriter,
-    dedup: Dedup,
-    stats: Stats,
-    progress: Progress,
+    state: State,
     req: &Request,
     save_every: f64,
 ) -> Result<RunSink<'a, K>> {
+    let State { book, dedup, stats, progress } = state;
     let bar = progress_bar(req);
     bar.set_position(if req.quota.is_some() { progress.emitted.iter().sum() } else { progress.next });
     Ok(RunSink {
@@ -300,8 +307,12 @@ fn write_report<K: Kind>(dir: &Path, ctx: &Context<K>, req: &Request, cal: &Cali
         K::NAME,
         cal.candidates.accepted
     );
-    let report =
-        report::from_calibration(format!("puzzle-factory {} calibration report", K::NAME), summary, ctx.thresholds, cal);
+    let report = report::from_calibration(
+        format!("puzzle-factory {} calibration report", K::NAME),
+        summary,
+        ctx.thresholds,
+        cal,
+    );
     report::write(dir, &report)
 }
 
@@ -329,7 +340,7 @@ fn summary<K: Kind>(sink: &RunSink<K>, req: &Request, cal: &Calibration) {
 
 /// `--resume`: the unfinished run saved for `out`, or what to do instead.
 pub enum Resumable {
-    Run(OutDir, SavedRun),
+    Run(OutDir, Box<SavedRun>),
     /// DIR holds a finished book and nothing to resume.
     Finished,
     /// Nothing saved: start with the flags given.
@@ -345,7 +356,7 @@ pub fn find_resumable(out: &Path) -> Result<Resumable> {
                 drop(dir);
                 Resumable::Fresh
             } else {
-                Resumable::Run(dir, saved)
+                Resumable::Run(dir, Box::new(saved))
             }
         }
         Resume::Finished => Resumable::Finished,

@@ -79,7 +79,11 @@ impl<K: Kind> RunSink<'_, K> {
                 .filter(|&g| self.progress.emitted[g] < q.0[g])
                 .map(|g| {
                     let left = (q.0[g] - self.progress.emitted[g]) as f64;
-                    if made[g] == 0 { f64::INFINITY } else { left * tried(l) as f64 / made[g] as f64 }
+                    if made[g] == 0 {
+                        f64::INFINITY
+                    } else {
+                        left * tried(l) as f64 / made[g] as f64
+                    }
                 })
                 .fold(0.0, f64::max)
         };

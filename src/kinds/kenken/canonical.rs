@@ -34,7 +34,8 @@ fn encode(p: &KenKen, map: impl Fn(usize, usize) -> (usize, usize)) -> Vec<u32> 
 /// The canonical key of a (valid) KenKen; the solution is not needed.
 pub fn canonical_key(p: &KenKen) -> u128 {
     let m = p.size as usize - 1;
-    let maps: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+    type Map = fn(usize, usize, usize) -> (usize, usize);
+    let maps: [Map; 8] = [
         |_, r, c| (r, c),
         |m, r, c| (c, m - r),
         |m, r, c| (m - r, m - c),

@@ -229,9 +229,7 @@ mod tests {
         let mut digits: Vec<u8> = (1..=9).collect();
         digits.shuffle(rng);
         let mut relabel = [0u8; 10];
-        for d in 1..=9 {
-            relabel[d] = digits[d - 1];
-        }
+        relabel[1..].copy_from_slice(&digits);
         Sym { relabel, transpose: rng.gen(), rows: order(rng), cols: order(rng) }
     }
 
