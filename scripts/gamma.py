@@ -44,6 +44,9 @@ def to_number(v, column):
 
 
 def main():
+    if len(sys.argv) < 4 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (["-h"], ["--help"]) else 2)
     labels_file, levels, *score_files = sys.argv[1:]
     rank = {name: i for i, name in enumerate(levels.split(","))}
     labels = [rank[line.strip()] for line in open(labels_file) if line.strip()]

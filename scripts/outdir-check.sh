@@ -7,7 +7,9 @@
 #    hold the previous book byte-identical, the new book complete, or no book at all (never a
 #    mix), and no scratch file may exist beside it except the lock and the staging folder.
 #
-# Usage: scripts/outdir-check.sh [KILLS] [COUNT]   (defaults: 20 kills, 3000 Sudoku candidates)
+# Usage: scripts/outdir-check.sh [KILLS] [COUNT]   (defaults: 20 kills, 3000 Sudoku candidates;
+#        the concurrent runs make 20 × COUNT so the first is still running when the second starts)
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 kills=${1:-20}
@@ -34,18 +36,24 @@ ref5=$(digest "$tmp/ref5"); ref6=$(digest "$tmp/ref6")
 echo "seed 5: $ref5   seed 6: $ref6"
 
 echo "== two runs at once on one folder"
-"$bin" generate --seed 5 --count "$count" --quiet --out "$tmp/o" & first=$!
-sleep 0.3
+big=$((count * 20))
+"$bin" generate --seed 5 --count "$big" --quiet --out "$tmp/big5"
+bigref=$(digest "$tmp/big5")
+"$bin" generate --seed 5 --count "$big" --quiet --out "$tmp/o" & first=$!
+for _ in $(seq 1 500); do [ -e "$tmp/.o.staging" ] && break; sleep 0.01; done
 set +e
 start=$(date +%s.%N)
-msg=$("$bin" generate --seed 6 --count "$count" --quiet --out "$tmp/o" 2>&1); code=$?
+msg=$("$bin" generate --seed 6 --count "$big" --quiet --out "$tmp/o" 2>&1); code=$?
+still=$(kill -0 $first 2>/dev/null && echo yes || echo no)
 end=$(date +%s.%N)
 set -e
 wait $first
-echo "second run: exit $code after $(python3 -c "print(f'{$end-$start:.3f}')") s: $msg"
+echo "second run: exit $code after $(python3 -c "print(f'{$end-$start:.3f}')") s (first still running: $still): $msg"
 [ "$code" = 2 ] || { echo "FAIL: second run exited $code"; exit 1; }
+[ "$still" = yes ] || { echo "FAIL: the first run had ended before the second started; raise COUNT"; exit 1; }
+case "$msg" in *"in use by pid"*) ;; *) echo "FAIL: the second run does not name the holder"; exit 1 ;; esac
 got=$(digest "$tmp/o")
-[ "$got" = "$ref5" ] && echo "first run's book = solo run: yes" || { echo "FAIL: first book differs"; exit 1; }
+[ "$got" = "$bigref" ] && echo "first run's book = solo run: yes" || { echo "FAIL: first book differs"; exit 1; }
 
 echo "== kill -9 at $kills random moments"
 cp -r "$tmp/ref5" "$tmp/k"
