@@ -11,6 +11,7 @@ Pairs tied on the label or on the score are left out (the usual gamma).
 """
 import bisect
 import csv
+import signal
 import statistics
 import sys
 
@@ -44,6 +45,7 @@ def to_number(v, column):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
     if len(sys.argv) < 4 or sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0 if sys.argv[1:2] in (["-h"], ["--help"]) else 2)
