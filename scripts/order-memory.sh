@@ -7,6 +7,7 @@
 #
 # Usage: scripts/order-memory.sh [SMALL] [LARGE] [THROUGHPUT] [REPEAT]
 #        (defaults 10000 1000000 200000 3)
+#   KEEP=DIR scripts/order-memory.sh   keeps the large run's book in DIR (e.g. for check-stats.sh)
 case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +34,7 @@ PY
 }
 rss "$small"
 rss "$large"
+if [ -n "${KEEP:-}" ]; then rm -rf "$KEEP"; cp -r "$tmp/rss-$large" "$KEEP"; rm -f "$KEEP/calibration.json.rss"; fi
 python3 -c "
 a=float(open('$tmp/rss-$small/calibration.json.rss').read()); b=float(open('$tmp/rss-$large/calibration.json.rss').read())
 print(f'peak RSS {b:.1f} MB at $large vs {a:.1f} MB at $small: {100*(b-a)/a:+.1f} %')"

@@ -333,15 +333,12 @@ pub fn from_calibration(title: String, summary: String, thresholds: Thresholds, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::stats::{Exact, StepValues};
+    use crate::book::stats::Exact;
 
     /// A report whose grade `g` holds `values`, binned as calibration.json bins them.
     fn report_with(g: usize, values: &[f64]) -> Report {
-        let mut s = StepValues::default();
-        values.iter().for_each(|&v| s.push(v));
-        s.sort();
         let mut histograms: [Histogram; 4] = Default::default();
-        if let Some(e) = Exact::of(&[&s]) {
+        if let Some(e) = Exact::of_steps(values) {
             histograms[g] = Histogram::from(&e.histogram());
         }
         let mut grade_counts = [0; 4];

@@ -15,11 +15,15 @@
 //!
 //! The same sentences go into the file (`calibration::QUANTILE_DEFINITION` and its siblings).
 //!
-//! Memory: 4 bytes per accepted puzzle (a `u32` of centi-steps, up to 42,949,672.95 steps; a rare
-//! larger count takes 8 bytes in a side list, values sort as the `u32` list followed by it), so
-//! 4 MB per million puzzles. A grade's values are kept once: the figures for all puzzles merge
-//! the four sorted grade lists instead of holding a second copy. Step counts are clamped to 2^53
-//! centi-steps (9·10^13 steps), where a centi-step integer is still exact as an `f64`.
+//! Memory stays flat: a run keeps no per-puzzle values. Each grade's step counts are appended
+//! to a scratch file in the staging folder (`.steps-<grade>`, 8 bytes per puzzle, the same file
+//! the saved run state points into), a few thousand at a time; the figures are computed after
+//! the run by reading the files again, a fixed number of times: once for count, min, max and
+//! sum; then a radix selection finds both nearest-rank values 16 bits at a time (at most four
+//! passes for any 64-bit value, two for counts under 2^32 centi-steps), and the first of those
+//! passes also fills the histogram. No sorting, and memory is two arrays of 65,536 counters
+//! whatever the number of puzzles. Step counts are clamped to 2^53 centi-steps (9·10^13 steps),
+//! where a centi-step integer is still exact as an `f64`.
 
 use super::calibration::{
     Calibration, Candidates, GradeStats, Grades, Named, StepHistogram, StepSummary, TechniqueInfo, TechniqueUse,
@@ -33,12 +37,13 @@ use anyhow::{Context as _, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Read as _, Write as _};
-use std::iter::Peekable;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The most histogram bins; fewer when edges rounded to 0.01 steps coincide (narrow ranges).
 pub const HISTOGRAM_BINS: usize = 40;
+/// Step values a grade holds in memory before they go to its step file.
+pub const SPILL: usize = 8192;
 /// The largest centi-step count kept exactly (2^53).
 const MAX_CENTI: u64 = 1 << 53;
 
@@ -53,71 +58,85 @@ fn steps_of(centi: u64) -> f64 {
     centi as f64 / 100.0
 }
 
-/// Step counts in centi-steps, in the order added until `sort`.
-#[derive(Clone, Debug, Default)]
-pub struct StepValues {
-    /// Values below 2^32 centi-steps.
-    narrow: Vec<u32>,
-    /// The rest: all larger than any value in `narrow`.
-    wide: Vec<u64>,
+/// Values read as often as the figures need: each call of `each` hands every value to `f` once.
+pub trait Passes {
+    fn each(&self, f: &mut dyn FnMut(u64)) -> Result<()>;
 }
 
-impl StepValues {
-    pub fn push(&mut self, steps: f64) {
-        let c = centi(steps);
-        match u32::try_from(c) {
-            Ok(small) => self.narrow.push(small),
-            Err(_) => self.wide.push(c),
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.narrow.len() + self.wide.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn sort(&mut self) {
-        self.narrow.sort_unstable();
-        self.wide.sort_unstable();
-    }
-
-    /// The values in ascending order; call `sort` first.
-    fn ascending(&self) -> impl Iterator<Item = u64> + '_ {
-        self.narrow.iter().map(|&c| u64::from(c)).chain(self.wide.iter().copied())
-    }
-
-    fn first(&self) -> Option<u64> {
-        self.narrow.first().map(|&c| u64::from(c)).or(self.wide.first().copied())
-    }
-
-    fn last(&self) -> Option<u64> {
-        self.wide.last().copied().or(self.narrow.last().map(|&c| u64::from(c)))
+/// Values in memory (tests, small callers).
+impl Passes for Vec<&[u64]> {
+    fn each(&self, f: &mut dyn FnMut(u64)) -> Result<()> {
+        self.iter().flat_map(|p| p.iter()).for_each(|&v| f(v));
+        Ok(())
     }
 }
 
-/// Ascending merge of ascending sequences (a handful: one per grade, so a linear scan of the
-/// heads is cheaper than a heap).
-struct Merge<I: Iterator<Item = u64>> {
-    heads: Vec<Peekable<I>>,
+/// Values in step files (8 bytes each, little-endian), followed by values still in memory.
+pub struct StepFiles<'a> {
+    pub files: Vec<PathBuf>,
+    pub memory: Vec<&'a [u64]>,
 }
 
-impl<I: Iterator<Item = u64>> Iterator for Merge<I> {
-    type Item = u64;
-    fn next(&mut self) -> Option<u64> {
-        let mut best: Option<(usize, u64)> = None;
-        for (i, h) in self.heads.iter_mut().enumerate() {
-            if let Some(&v) = h.peek() {
-                if best.is_none_or(|(_, b)| v < b) {
-                    best = Some((i, v));
+impl Passes for StepFiles<'_> {
+    fn each(&self, f: &mut dyn FnMut(u64)) -> Result<()> {
+        let mut buf = vec![0u8; 1 << 16];
+        for path in &self.files {
+            let ctx = || format!("reading {}", path.display());
+            let mut file = match std::fs::File::open(path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                r => r.with_context(ctx)?,
+            };
+            let mut have = 0;
+            loop {
+                let n = file.read(&mut buf[have..]).with_context(ctx)?;
+                if n == 0 {
+                    break;
                 }
+                have += n;
+                let whole = have - have % 8;
+                buf[..whole].chunks_exact(8).for_each(|b| f(u64::from_le_bytes(b.try_into().expect("8 bytes"))));
+                buf.copy_within(whole..have, 0);
+                have -= whole;
             }
         }
-        let (i, _) = best?;
-        self.heads[i].next()
+        self.memory.each(f)
     }
+}
+
+/// The 1-based `ranks` of values in `min..=max`, found 16 bits at a time from the top: each pass
+/// counts, per rank, the values that share the bits found so far by their next 16 bits.
+fn select(values: &dyn Passes, min: u64, max: u64, ranks: [u64; 2]) -> Result<[u64; 2]> {
+    const DIGIT: u32 = 16;
+    let bits = 64 - (max - min).leading_zeros();
+    let passes = bits.div_ceil(DIGIT);
+    let (mut prefix, mut rank) = ([0u64; 2], ranks);
+    for pass in 0..passes {
+        let shift = DIGIT * (passes - 1 - pass);
+        let mut counts = [vec![0u64; 1 << DIGIT], vec![0u64; 1 << DIGIT]];
+        values.each(&mut |v| {
+            let d = v - min;
+            let above = d.checked_shr(shift + DIGIT).unwrap_or(0);
+            let digit = ((d >> shift) & 0xFFFF) as usize;
+            for t in 0..2 {
+                if above == prefix[t] {
+                    counts[t][digit] += 1;
+                }
+            }
+        })?;
+        for t in 0..2 {
+            let mut below = 0;
+            let digit = counts[t]
+                .iter()
+                .position(|&c| {
+                    below += c;
+                    below >= rank[t]
+                })
+                .expect("the rank lies within the values");
+            rank[t] -= below - counts[t][digit];
+            prefix[t] = (prefix[t] << DIGIT) | digit as u64;
+        }
+    }
+    Ok(prefix.map(|p| min + p))
 }
 
 /// 1-based nearest rank of the num/den-quantile of n values: ceil(num·n/den) clamped to 1..n.
@@ -141,7 +160,7 @@ pub fn log_edges(lo: u64, hi: u64) -> Vec<u64> {
     edges
 }
 
-/// The exact figures of some sorted step lists taken together, in centi-steps.
+/// The exact figures of some step counts, in centi-steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exact {
     pub count: u64,
@@ -155,32 +174,31 @@ pub struct Exact {
 }
 
 impl Exact {
-    /// One pass over the merged ascending values. `None` when there are none.
-    pub fn of(parts: &[&StepValues]) -> Option<Exact> {
-        let count = parts.iter().map(|p| p.len() as u64).sum::<u64>();
-        let min = parts.iter().filter_map(|p| p.first()).min()?;
-        let max = parts.iter().filter_map(|p| p.last()).max()?;
-        let (r50, r90) = (nearest_rank(count, 1, 2), nearest_rank(count, 9, 10));
+    /// The figures of `values`, in a few passes over them. `None` when there are none.
+    pub fn of(values: &dyn Passes) -> Result<Option<Exact>> {
+        let (mut count, mut min, mut max, mut sum) = (0u64, u64::MAX, 0u64, 0u128);
+        values.each(&mut |v| {
+            count += 1;
+            min = min.min(v);
+            max = max.max(v);
+            sum += u128::from(v);
+        })?;
+        if count == 0 {
+            return Ok(None);
+        }
         let edges = log_edges(min, max);
         let mut counts = vec![0u64; edges.len() - 1];
-        let (mut median, mut p90, mut sum, mut bin) = (0, 0, 0u128, 0);
-        let merged = Merge { heads: parts.iter().map(|p| p.ascending().peekable()).collect() };
-        for (i, v) in (1u64..).zip(merged) {
-            if i == r50 {
-                median = v;
-            }
-            if i == r90 {
-                p90 = v;
-            }
-            sum += u128::from(v);
-            while v >= edges[bin + 1] {
-                bin += 1;
-            }
-            counts[bin] += 1;
-        }
+        values.each(&mut |v| counts[edges.partition_point(|&e| e <= v) - 1] += 1)?;
+        let [median, p90] = select(values, min, max, [nearest_rank(count, 1, 2), nearest_rank(count, 9, 10)])?;
         // Half up: floor((2·sum + n) / 2n).
         let mean = ((2 * sum + u128::from(count)) / (2 * u128::from(count))) as u64;
-        Some(Exact { count, min, median, mean, p90, max, edges, counts })
+        Ok(Some(Exact { count, min, median, mean, p90, max, edges, counts }))
+    }
+
+    /// The figures of step counts given as steps (rounded to centi-steps as the books print them).
+    pub fn of_steps(steps: &[f64]) -> Option<Exact> {
+        let c: Vec<u64> = steps.iter().map(|&s| centi(s)).collect();
+        Exact::of(&vec![c.as_slice()]).expect("values in memory")
     }
 
     pub fn summary(&self) -> StepSummary {
@@ -246,21 +264,25 @@ impl Counters {
     }
 }
 
+/// What a run counts for `calibration.json`.
 ///
 /// A run saves it at chunk boundaries (`run.json`, resume): the counters as JSON and the step
-/// values appended to one scratch file per grade (`save_steps`, `load_steps`).
+/// values appended to one scratch file per grade (`save_steps`, `load_steps`). With a folder
+/// (`in_dir`), step values go to those files as they come, [`SPILL`] at a time, so memory does
+/// not grow with the run; without one they stay in memory.
 #[derive(Serialize, Deserialize)]
 pub struct Stats {
     tried: u64,
     repairs: u64,
     repaired: u64,
     rejected: [u64; Reject::ALL.len()],
-    /// Per grade, in `Grade::ALL` order: step values and counters.
+    /// Per grade, in `Grade::ALL` order: step values (centi-steps) not yet in the grade's step
+    /// file.
     #[serde(skip)]
-    steps: [StepValues; 4],
-    /// Per grade, the narrow and wide step values already in the grade's step file.
+    pending: [Vec<u64>; 4],
+    /// The folder of the step files, if any.
     #[serde(skip)]
-    saved: [(usize, usize); 4],
+    dir: Option<PathBuf>,
     grades: [Counters; 4],
     all: Counters,
     times: StageTimes,
@@ -278,20 +300,26 @@ impl Stats {
             repairs: 0,
             repaired: 0,
             rejected: [0; Reject::ALL.len()],
-            steps: Default::default(),
-            saved: Default::default(),
+            pending: Default::default(),
+            dir: None,
             grades: std::array::from_fn(|_| c.clone()),
             all: c,
             times: StageTimes::default(),
         }
     }
 
-    pub fn add<K: Kind>(&mut self, p: &Processed<K>) {
-        self.add_as(p, None);
+    /// Keep the step values in step files in `dir` (a new run's staging folder).
+    pub fn in_dir(mut self, dir: &Path) -> Self {
+        self.dir = Some(dir.to_path_buf());
+        self
+    }
+
+    pub fn add<K: Kind>(&mut self, p: &Processed<K>) -> Result<()> {
+        self.add_as(p, None)
     }
 
     /// `add`, but counting an accepted candidate as rejected for `reason` (a duplicate).
-    pub fn add_as<K: Kind>(&mut self, p: &Processed<K>, reject: Option<Reject>) {
+    pub fn add_as<K: Kind>(&mut self, p: &Processed<K>, reject: Option<Reject>) -> Result<()> {
         self.tried += 1;
         self.repairs += p.repairs as u64;
         self.repaired += (p.repairs > 0) as u64;
@@ -303,12 +331,30 @@ impl Stats {
             (Ok(acc), None) => {
                 let r = &acc.rating;
                 let g = acc.grade.index();
-                self.steps[g].push(r.steps);
+                self.pending[g].push(centi(r.steps));
                 self.grades[g].add(r.hardest_level, &r.usage);
                 self.all.add(r.hardest_level, &r.usage);
+                if self.pending[g].len() >= SPILL {
+                    if let Some(dir) = self.dir.clone() {
+                        self.append(&dir, g)?;
+                    }
+                }
             }
             (Err(reason), None) => self.rejected[Reject::ALL.iter().position(|x| x == reason).unwrap()] += 1,
         }
+        Ok(())
+    }
+
+    /// Append grade `g`'s pending values to its step file in `dir`; the file, open for fsync.
+    fn append(&mut self, dir: &Path, g: usize) -> Result<std::fs::File> {
+        let path = Self::steps_path(dir, g);
+        let ctx = || format!("writing {}", path.display());
+        let file = OpenOptions::new().create(true).append(true).open(&path).with_context(ctx)?;
+        let mut w = BufWriter::new(file);
+        for c in self.pending[g].drain(..) {
+            w.write_all(&c.to_le_bytes()).with_context(ctx)?;
+        }
+        w.into_inner().map_err(|e| e.into_error()).with_context(ctx)
     }
 
     /// The step file of grade `g` in `dir`.
@@ -322,42 +368,24 @@ impl Stats {
     pub fn save_steps(&mut self, dir: &Path) -> Result<([u64; 4], Vec<std::fs::File>)> {
         let mut lens = [0; 4];
         let mut handles = Vec::new();
-        for g in 0..4 {
-            let path = Self::steps_path(dir, g);
-            let ctx = || format!("writing {}", path.display());
-            let file = OpenOptions::new().create(true).append(true).open(&path).with_context(ctx)?;
-            let mut w = BufWriter::new(file);
-            let (n, wd) = self.saved[g];
-            let v = &self.steps[g];
-            for c in v.narrow[n..].iter().map(|&c| u64::from(c)).chain(v.wide[wd..].iter().copied()) {
-                w.write_all(&c.to_le_bytes()).with_context(ctx)?;
-            }
-            let file = w.into_inner().map_err(|e| e.into_error()).with_context(ctx)?;
-            self.saved[g] = (v.narrow.len(), v.wide.len());
-            lens[g] = file.metadata().with_context(ctx)?.len();
+        for (g, len) in lens.iter_mut().enumerate() {
+            let file = self.append(dir, g)?;
+            *len = file.metadata().with_context(|| format!("reading {}", Self::steps_path(dir, g).display()))?.len();
             handles.push(file);
         }
         Ok((lens, handles))
     }
 
-    /// Read the step values saved in `dir`, each grade's file first cut to its saved length.
+    /// Take up the step files saved in `dir`, each first cut to its saved length.
     pub fn load_steps(&mut self, dir: &Path, lens: [u64; 4]) -> Result<()> {
         for (g, &len) in lens.iter().enumerate() {
             let path = Self::steps_path(dir, g);
             let ctx = || format!("reading {}", path.display());
-            let mut file = OpenOptions::new().read(true).write(true).open(&path).with_context(ctx)?;
+            let file = OpenOptions::new().write(true).create(true).truncate(false).open(&path).with_context(ctx)?;
             file.set_len(len).with_context(ctx)?;
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).with_context(ctx)?;
-            let v = &mut self.steps[g];
-            for c in bytes.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))) {
-                match u32::try_from(c) {
-                    Ok(small) => v.narrow.push(small),
-                    Err(_) => v.wide.push(c),
-                }
-            }
-            self.saved[g] = (v.narrow.len(), v.wide.len());
+            self.pending[g].clear();
         }
+        self.dir = Some(dir.to_path_buf());
         Ok(())
     }
 
@@ -383,17 +411,25 @@ impl Stats {
         self.grades[g.index()].count
     }
 
-    /// The contents of calibration.json. `wall` and `write` are the run's elapsed and writing
-    /// times. Sorts the kept step values (in place, so no copy is made); adding more afterwards
-    /// is fine.
-    pub fn to_json<K: Kind>(&mut self, thresholds: &Thresholds, wall: Duration, write: Duration) -> Calibration {
-        for s in &mut self.steps {
-            s.sort();
+    /// The step values of some grades, wherever they are.
+    fn values(&self, grades: &[usize]) -> StepFiles<'_> {
+        StepFiles {
+            files: grades.iter().filter_map(|&g| self.dir.as_deref().map(|d| Self::steps_path(d, g))).collect(),
+            memory: grades.iter().map(|&g| self.pending[g].as_slice()).collect(),
         }
+    }
+
+    /// The contents of calibration.json. `wall` and `write` are the run's elapsed and writing
+    /// times. Reads the step files (if any) a few times.
+    pub fn to_json<K: Kind>(&self, thresholds: &Thresholds, wall: Duration, write: Duration) -> Result<Calibration> {
         let [k1, k2, k3] = thresholds.k();
-        let grades = std::array::from_fn(|g| self.grades[g].stats::<K::Tech>(Exact::of(&[&self.steps[g]])));
-        let all = self.all.stats::<K::Tech>(Exact::of(&self.steps.each_ref()));
-        Calibration {
+        let mut grades = Vec::with_capacity(4);
+        for g in 0..4 {
+            grades.push(self.grades[g].stats::<K::Tech>(Exact::of(&self.values(&[g]))?));
+        }
+        let grades: [GradeStats; 4] = grades.try_into().unwrap_or_else(|_| unreachable!("four grades"));
+        let all = self.all.stats::<K::Tech>(Exact::of(&self.values(&[0, 1, 2, 3]))?);
+        Ok(Calibration {
             kind: K::ID.name().to_string(),
             thresholds: ThresholdFigures { k1, k2, k3, level_floor: thresholds.floor() },
             candidates: Candidates {
@@ -423,7 +459,7 @@ impl Stats {
                 write: secs(write),
                 wall: secs(wall),
             },
-        }
+        })
     }
 }
 
@@ -447,17 +483,10 @@ mod tests {
     }
 
     fn check(parts: &[Vec<f64>]) {
-        let values: Vec<StepValues> = parts
-            .iter()
-            .map(|p| {
-                let mut s = StepValues::default();
-                p.iter().for_each(|&v| s.push(v));
-                s.sort();
-                s
-            })
-            .collect();
+        let values: Vec<Vec<u64>> = parts.iter().map(|p| p.iter().map(|&v| centi(v)).collect()).collect();
+        let slices: Vec<&[u64]> = values.iter().map(|v| v.as_slice()).collect();
         let all: Vec<f64> = parts.concat();
-        let e = Exact::of(&values.iter().collect::<Vec<_>>()).expect("values given");
+        let e = Exact::of(&slices).unwrap().expect("values given");
         assert_eq!((e.count, e.min, e.median, e.mean, e.p90, e.max), brute(&all));
         assert_histogram_covers(&e, &all);
     }
@@ -482,10 +511,7 @@ mod tests {
     fn figures_of_one_to_a_hundred() {
         let parts = vec![(1..=100).map(f64::from).collect::<Vec<_>>()];
         check(&parts);
-        let mut s = StepValues::default();
-        parts[0].iter().for_each(|&v| s.push(v));
-        s.sort();
-        let e = Exact::of(&[&s]).unwrap();
+        let e = Exact::of_steps(&parts[0]).unwrap();
         assert_eq!((e.min, e.median, e.mean, e.p90, e.max), (100, 5000, 5050, 9000, 10000));
     }
 
@@ -494,18 +520,16 @@ mod tests {
         check(&[vec![0.0]]);
         check(&[vec![1e7; 5]]);
         check(&[vec![19_999.5, 20_000.0, 20_000.004, 123_456.785, 1e7], vec![], vec![0.0, 0.005]]);
-        // Above u32 centi-steps: the side list, still in order.
+        // Above 2^32 centi-steps: three and four radix passes.
         check(&[vec![5e7, 4e7, 42_949_672.95, 42_949_672.96, 3.0], vec![6e7, 1.5]]);
-        assert!(Exact::of(&[&StepValues::default()]).is_none());
+        check(&[vec![9e13, 0.0, 7e12, 7e12, 1.0], vec![9e13 - 0.01]]);
+        assert!(Exact::of_steps(&[]).is_none());
     }
 
     #[test]
     fn kakuro_scale_histogram_is_40_log_bins() {
-        let mut s = StepValues::default();
         let values: Vec<f64> = (0..2000).map(|i| 1e5 * 10f64.powf(i as f64 / 1999.0)).collect();
-        values.iter().for_each(|&v| s.push(v));
-        s.sort();
-        let e = Exact::of(&[&s]).unwrap();
+        let e = Exact::of_steps(&values).unwrap();
         assert_eq!(e.counts.len(), HISTOGRAM_BINS);
         assert_histogram_covers(&e, &values);
         // Log spacing: about 50 values per bin throughout.
@@ -520,6 +544,26 @@ mod tests {
         assert_eq!(nearest_rank(10, 9, 10), 9);
         assert_eq!(nearest_rank(11, 9, 10), 10);
         assert_eq!(nearest_rank(5, 0, 10), 1);
+    }
+
+    /// Figures from step files plus values in memory equal those of the same values in memory.
+    #[test]
+    fn step_files_give_the_same_figures() {
+        let dir = std::env::temp_dir().join(format!("pf-steps-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let values: Vec<u64> = (0..70_000u64).map(|i| (i * 7919) % 1_000_003 + (i % 3) * (1 << 33)).collect();
+        let (a, b) = values.split_at(50_001);
+        let path = dir.join("a");
+        let bytes: Vec<u8> = a.iter().flat_map(|v| v.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).unwrap();
+        let files = StepFiles { files: vec![path, dir.join("absent")], memory: vec![b] };
+        let from_files = Exact::of(&files).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(from_files, Exact::of(&vec![values.as_slice()]).unwrap());
+        let mut sorted = values.clone();
+        sorted.sort();
+        let e = from_files.unwrap();
+        assert_eq!((e.median, e.p90), (sorted[35_000 - 1], sorted[63_000 - 1]));
     }
 
     /// Step values as the rater makes them: any two-decimal or finer value, many repeats.

@@ -137,7 +137,7 @@ fn start<'a, K: Kind>(
     let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?)?);
     let book = BookWriter::create::<K>(dir.staging(), req.overflow)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
-    let state = State { book, dedup, stats: Stats::new::<K>(), progress: Progress::default() };
+    let state = State { book, dedup, stats: Stats::new::<K>().in_dir(dir.staging()), progress: Progress::default() };
     let mut sink = new_sink::<K>(dir, saved, state, req, cfg.run.save_every)?;
     sink.save(Boundary { next: 0, steer: 0 }, true)?;
     Ok(sink)
@@ -253,7 +253,7 @@ pub fn generate<K: Kind>(
 /// calibration.json's contents and the exit code (3 when stopped short of the quotas).
 fn finish<K: Kind>(ctx: &Context<K>, sink: &mut RunSink<K>, req: &Request) -> Result<(Calibration, ExitCode)> {
     let wall = sink.earlier + sink.started.elapsed();
-    let mut cal = sink.stats.to_json::<K>(&ctx.thresholds, wall, sink.write_time);
+    let mut cal = sink.stats.to_json::<K>(&ctx.thresholds, wall, sink.write_time)?;
     let met = sink.quota.is_none_or(|q| (0..4).all(|g| sink.progress.emitted[g] >= q.0[g]));
     let stopped = match sink.stop {
         Some(Stop::TimeLimit) => "time limit",

@@ -100,10 +100,10 @@ impl<K: Kind> RunSink<'_, K> {
         let g = grade.index();
         let key = p.outcome.as_ref().map(|a| a.canonical).unwrap_or_default();
         if self.dedup.contains(key)? {
-            self.stats.add_as(p, Some(Reject::Duplicate));
+            self.stats.add_as(p, Some(Reject::Duplicate))?;
             return Ok(());
         }
-        self.stats.add(p);
+        self.stats.add(p)?;
         let level = p.steer as usize;
         if self.progress.made.len() <= level {
             self.progress.made.resize(level + 1, [0; 4]);
@@ -179,7 +179,7 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
         self.progress.steering_levels[level] += 1;
         match &record {
             Some((grade, rec)) => self.emit(&p, *grade, rec)?,
-            None => self.stats.add(&p),
+            None => self.stats.add(&p)?,
         }
         if self.quota.is_none() {
             self.bar.inc(1);
