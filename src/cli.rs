@@ -134,6 +134,27 @@ pub enum Command {
         /// With --quota: keep the puzzles made beyond a grade's quota in `overflow.jsonl`.
         #[arg(long)]
         overflow: bool,
+        /// Make shard K of N of this run (0 <= K < N), to be combined by `merge`: the N shards
+        /// share the candidates out (shard K takes candidates K, K+N, K+2N, ...), so together
+        /// they make what one run would; with --quota each fills its share of every quota (plus
+        /// a reserve of 2%, at least 1, against duplicates found across shards). `auto` reads
+        /// K and N from a Slurm array task (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN,
+        /// SLURM_ARRAY_TASK_COUNT); a Kubernetes Indexed Job passes `$(JOB_COMPLETION_INDEX)/N`.
+        #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
+        shard: Option<Shard>,
+    },
+    /// Combine the finished shards of one run (`generate --shard K/N`) into one book in --out:
+    /// the same files as one run; in count mode byte-identical to it (timing fields aside).
+    Merge {
+        /// The shards' output folders, each K from 0 to N-1 once, in any order.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Output directory for the merged book (the same rules as generate's --out).
+        #[arg(long)]
+        out: PathBuf,
+        /// Replace the finished book in --out (kept whole until the new one is complete).
+        #[arg(long)]
+        force: bool,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
     Rate {
@@ -195,6 +216,86 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         steer: u8,
     },
+}
+
+/// Shard `k` of `n` of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub k: u64,
+    pub n: u64,
+}
+
+impl Shard {
+    /// Candidate `j` of this shard's own sequence: candidate `j·n + k` of the run.
+    pub fn candidate(&self, j: u64) -> u64 {
+        j * self.n + self.k
+    }
+
+    /// How many of the run's first `count` candidates are this shard's.
+    pub fn local_count(&self, count: u64) -> u64 {
+        if count > self.k {
+            (count - self.k).div_ceil(self.n)
+        } else {
+            0
+        }
+    }
+
+    /// This shard's part of an order: an equal share of each grade's quota (the remainder to
+    /// the lowest K, starting at a different K per grade), plus a reserve of 2% of the share
+    /// (at least 1) so that the merge still fills every quota when it drops duplicates found
+    /// across shards. Without the reserve the shares add up to the order.
+    pub fn share(&self, order: Quota, reserve: bool) -> Quota {
+        let mut q = [0; 4];
+        for (g, (out, &total)) in q.iter_mut().zip(&order.0).enumerate() {
+            let extra = u64::from((self.k + self.n - g as u64 % self.n) % self.n < total % self.n);
+            let share = total / self.n + extra;
+            *out = share + if reserve && share > 0 { share.div_ceil(50) } else { 0 };
+        }
+        Quota(q)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+/// `K/N`, or `auto` from a Slurm array task's environment.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let t = text.trim();
+    if t == "auto" {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID"), var("SLURM_ARRAY_TASK_COUNT")) else {
+            return Err("SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not a Slurm array task): \
+                        give K/N"
+                .into());
+        };
+        let num = |name: &str, v: &str| -> Result<u64, String> {
+            v.trim().parse().map_err(|_| format!("{name}={v} is not a whole number"))
+        };
+        let min = var("SLURM_ARRAY_TASK_MIN").map_or(Ok(0), |v| num("SLURM_ARRAY_TASK_MIN", &v))?;
+        let id = num("SLURM_ARRAY_TASK_ID", &id)?;
+        let n = num("SLURM_ARRAY_TASK_COUNT", &count)?;
+        let k = id
+            .checked_sub(min)
+            .ok_or_else(|| format!("SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {min}"))?;
+        return check_shard(k, n).map_err(|e| format!("from the Slurm array: {e}"));
+    }
+    let (k, n) = t.split_once('/').ok_or_else(|| format!("'{t}' is not K/N (e.g. 0/4) or auto"))?;
+    let k: u64 = k.trim().parse().map_err(|_| format!("K '{}' is not a whole number", k.trim()))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("N '{}' is not a whole number", n.trim()))?;
+    check_shard(k, n)
+}
+
+fn check_shard(k: u64, n: u64) -> Result<Shard, String> {
+    if n == 0 || n > 1_000_000 {
+        return Err(format!("N must be 1 to 1000000, got {n}"));
+    }
+    if k >= n {
+        return Err(format!("K must be 0 to N-1 = {}, got {k}", n - 1));
+    }
+    Ok(Shard { k, n })
 }
 
 /// A quota per grade, in `Grade::ALL` order.

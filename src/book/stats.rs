@@ -330,19 +330,46 @@ impl Stats {
             (_, Some(reason)) => self.rejected[Reject::ALL.iter().position(|x| *x == reason).unwrap()] += 1,
             (Ok(acc), None) => {
                 let r = &acc.rating;
-                let g = acc.grade.index();
-                self.pending[g].push(centi(r.steps));
-                self.grades[g].add(r.hardest_level, &r.usage);
-                self.all.add(r.hardest_level, &r.usage);
-                if self.pending[g].len() >= SPILL {
-                    if let Some(dir) = self.dir.clone() {
-                        self.append(&dir, g)?;
-                    }
-                }
+                self.add_record(acc.grade, centi(r.steps), r.hardest_level, &r.usage)?;
             }
             (Err(reason), None) => self.rejected[Reject::ALL.iter().position(|x| x == reason).unwrap()] += 1,
         }
         Ok(())
+    }
+
+    /// A shard's candidate counts (`merge`): tried, rejected per reason, repairs, and its stage
+    /// times, added to these. Its accepted puzzles come one by one through `add_record`.
+    pub fn add_shard(&mut self, c: &Candidates, t: &TimeSeconds) {
+        self.tried += c.tried;
+        self.repairs += c.repairs;
+        self.repaired += c.repaired;
+        for (i, r) in Reject::ALL.iter().enumerate() {
+            self.rejected[i] += c.rejected.get(r.name()).copied().unwrap_or(0);
+        }
+        self.times.generate += Duration::from_secs_f64(t.generate);
+        self.times.unique += Duration::from_secs_f64(t.unique);
+        self.times.rate += Duration::from_secs_f64(t.rate);
+    }
+
+    /// One accepted puzzle read back from a book (`merge`): its grade, steps in centi-steps,
+    /// hardest level and technique usage.
+    pub fn add_record(&mut self, g: Grade, centi_steps: u64, hardest_level: u8, usage: &[u32]) -> Result<()> {
+        let g = g.index();
+        self.pending[g].push(centi_steps);
+        self.grades[g].add(hardest_level, usage);
+        self.all.add(hardest_level, usage);
+        if self.pending[g].len() >= SPILL {
+            if let Some(dir) = self.dir.clone() {
+                self.append(&dir, g)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A puzzle that a shard accepted but the merge drops as a duplicate (already counted as
+    /// tried by `add_shard`).
+    pub fn add_duplicate(&mut self) {
+        self.rejected[Reject::ALL.iter().position(|r| *r == Reject::Duplicate).expect("a reason")] += 1;
     }
 
     /// Append grade `g`'s pending values to its step file in `dir`; the file, open for fsync.

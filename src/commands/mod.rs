@@ -4,6 +4,7 @@
 pub mod calibrate;
 mod generate;
 mod lines;
+mod merge;
 mod replay;
 
 use crate::cli::{all_kind_flags, Cli, Command};
@@ -22,6 +23,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         fn visit<K: Kind>(self) -> Result<ExitCode> {
             run_kind::<K>(self.0, self.1)
         }
+    }
+    if let Command::Merge { dirs, out, force } = &cli.command {
+        return merge::merge(dirs, out, *force, cli.quiet);
     }
     let (cli, saved) = resume_command_line(cli)?;
     cli.kind.visit(Run(cli, saved))
@@ -56,6 +60,9 @@ fn resume_command_line(cli: Cli) -> Result<(Cli, Option<SavedRun>)> {
             continue;
         }
         let (now, then) = (raw(&cli.kind_flags, id), raw(&old.kind_flags, id));
+        if id == "shard" && shard_of(&cli.command) == shard_of(&old.command) {
+            continue; // `auto` and the K/N it stood for are the same shard
+        }
         if now != then {
             let show = |v: Option<Vec<String>>| v.map_or("not given".into(), |v| v.join(" "));
             return Err(UsageError(format!(
@@ -77,6 +84,13 @@ fn resume_command_line(cli: Cli) -> Result<(Cli, Option<SavedRun>)> {
     old.quiet = cli.quiet;
     old.threads = cli.threads;
     Ok((old, Some(saved)))
+}
+
+fn shard_of(c: &Command) -> Option<crate::cli::Shard> {
+    match c {
+        Command::Generate { shard, .. } => *shard,
+        _ => None,
+    }
 }
 
 /// Refuse kind flags given on the command line that the chosen kind does not declare.
@@ -127,7 +141,19 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
     // them, and reading an undefined flag panics when clap is built with debug assertions.
     let ids = || crate::book::id::IdPrefix::new::<K>(&cfg.params, &cli.kind_flags);
     pool.install(|| match cli.command {
-        Command::Generate { count, seed, quota, time_limit, out, force, resume, exclude, no_steer, overflow } => {
+        Command::Generate {
+            count,
+            seed,
+            quota,
+            time_limit,
+            out,
+            force,
+            resume,
+            exclude,
+            no_steer,
+            overflow,
+            shard,
+        } => {
             if quota.is_none() && (no_steer || overflow) {
                 let flag = if no_steer { "--no-steer" } else { "--overflow" };
                 return Err(UsageError(format!("{flag} applies to --quota runs only")).into());
@@ -135,13 +161,19 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             let req = generate::Request {
                 count,
                 seed,
-                quota,
+                quota: match (quota, shard) {
+                    (Some(q), Some(s)) => Some(s.share(q, true)),
+                    (q, _) => q,
+                },
+                order: quota,
+                shard,
                 time_limit,
                 out: &out,
                 force,
                 exclude: &exclude,
                 steer: !no_steer,
-                overflow,
+                // A shard of an order keeps its surplus: the merge counts it.
+                overflow: overflow || (quota.is_some() && shard.is_some()),
                 quiet: cli.quiet,
                 argv: cli.argv.clone(),
             };
@@ -159,6 +191,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             };
             generate::generate::<K>(&cfg, &ids()?, &req, resumed)
         }
+        Command::Merge { .. } => unreachable!("merge is run before a kind is chosen"),
         Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
         Command::Replay { seed, index, steer } => {

@@ -6,7 +6,8 @@
 //! being computed (`rayon::join`), so writing does not leave the workers idle. `prepare` runs
 //! on the workers too, so per-record formatting is parallel; only the sink is sequential.
 //!
-//! Chunks are fixed in index space: chunk c holds candidates `c·chunk .. (c+1)·chunk`, so a
+//! Positions are in this process's sequence of candidates: the run's own, or a shard's
+//! (`Context::candidate`). Chunks are fixed in that space: chunk c holds candidates `c·chunk .. (c+1)·chunk`, so a
 //! run resumed at a chunk boundary sees the same chunks. After the sink has taken chunk c it is
 //! asked at the boundary (`Sink::boundary`) whether to go on and which steering level chunk c+2
 //! gets (chunk c+1 is already being computed by then). The level of every chunk is therefore a
@@ -62,7 +63,7 @@ pub fn run_chunks<K: Kind, T: Send, S: Sink<T>>(
     sink: &mut S,
 ) -> Result<Ended, S::Error> {
     let compute = |from: u64, to: u64, steer: u8| -> Vec<T> {
-        (from..to).into_par_iter().map(|i| prepare(process_steered(ctx, i, steer, None))).collect()
+        (from..to).into_par_iter().map(|j| prepare(process_steered(ctx, ctx.candidate(j), steer, None))).collect()
     };
     let step = chunk.max(1) as u64;
     let mut at = start;

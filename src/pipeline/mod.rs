@@ -21,6 +21,8 @@ pub struct Context<K: Kind> {
     pub thresholds: Thresholds,
     /// The parameters of each steering level, 0 (`params`) to `K::STEER_LEVELS`.
     pub steered: Vec<K::Params>,
+    /// A shard's run goes through its own sequence of the run's candidates.
+    pub shard: Option<crate::cli::Shard>,
 }
 
 impl<K: Kind> Context<K> {
@@ -28,7 +30,12 @@ impl<K: Kind> Context<K> {
         let params_key = K::params_key(&params);
         let steered =
             (0..=K::STEER_LEVELS).map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) }).collect();
-        Context { master, params, params_key, thresholds, steered }
+        Context { master, params, params_key, thresholds, steered, shard: None }
+    }
+
+    /// The run's candidate at position `j` of this process's sequence.
+    pub fn candidate(&self, j: u64) -> u64 {
+        self.shard.map_or(j, |s| s.candidate(j))
     }
 }
 

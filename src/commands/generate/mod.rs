@@ -19,7 +19,7 @@ use crate::book::id::IdPrefix;
 use crate::book::outdir::{OutDir, Resume};
 use crate::book::report;
 use crate::book::{BookWriter, Calibration, Record, Stats};
-use crate::cli::Quota;
+use crate::cli::{Quota, Shard};
 use crate::config::RunConfig;
 use crate::grade::Grade;
 use crate::kinds::Kind;
@@ -42,9 +42,14 @@ pub const DEFAULT_COUNT: u64 = 1000;
 
 /// What the command line asks of `generate`.
 pub struct Request<'a> {
+    /// `--count` as given (for a shard too: the run's, not the shard's).
     pub count: Option<u64>,
     pub seed: u64,
+    /// What this process fills: the order, or a shard's part of it (`Shard::share`).
     pub quota: Option<Quota>,
+    /// The whole order as given.
+    pub order: Option<Quota>,
+    pub shard: Option<Shard>,
     pub time_limit: Option<Duration>,
     pub out: &'a Path,
     pub force: bool,
@@ -57,11 +62,20 @@ pub struct Request<'a> {
 }
 
 impl Request<'_> {
-    /// The last candidate index + 1 the run may reach.
-    fn end(&self) -> u64 {
+    /// The run's candidates in count mode, or its cap with --quota.
+    fn run_count(&self) -> u64 {
         match (self.quota, self.count) {
             (None, c) => c.unwrap_or(DEFAULT_COUNT),
             (Some(_), c) => c.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The last position + 1 in this process's sequence of candidates (a shard's own).
+    fn end(&self) -> u64 {
+        match (self.shard, self.run_count()) {
+            (Some(s), u64::MAX) => u64::MAX / s.n,
+            (Some(s), c) => s.local_count(c),
+            (None, c) => c,
         }
     }
 
@@ -88,7 +102,7 @@ fn progress_bar(req: &Request) -> ProgressBar {
 }
 
 fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(String, u64)]) -> serde_json::Value {
-    let quota = req.quota.map(|q| {
+    let quota = req.order.map(|q| {
         let m: serde_json::Map<String, serde_json::Value> =
             Grade::ALL.iter().map(|g| (g.name().to_string(), q.0[g.index()].into())).collect();
         m
@@ -99,12 +113,14 @@ fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(Str
         "kind": K::NAME,
         "parameters": cfg.params,
         "seed": req.seed,
-        "count": if req.quota.is_some() { req.count.map(serde_json::Value::from).unwrap_or_default() } else { req.end().into() },
+        "count": if req.quota.is_some() { req.count.map(serde_json::Value::from).unwrap_or_default() } else { req.run_count().into() },
         "quota": quota,
         "steering": req.quota.is_some() && req.steer,
         "overflow": req.overflow,
         "exclude": excluded.iter().map(|(f, n)| json!({"file": f, "puzzles": n})).collect::<Vec<_>>(),
         "config": cfg.table,
+        "shard": req.shard,
+        "merged_shards": serde_json::Value::Null,
     })
 }
 
@@ -206,7 +222,8 @@ pub fn generate<K: Kind>(
     req: &Request,
     resumed: Option<(OutDir, SavedRun)>,
 ) -> Result<ExitCode> {
-    let ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
+    let mut ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
+    ctx.shard = req.shard;
     let mut slot = None;
     let mut sink = match &resumed {
         Some((dir, saved)) => reopen::<K>(cfg, dir, saved.clone(), req)?,
@@ -261,7 +278,7 @@ fn finish<K: Kind>(ctx: &Context<K>, sink: &mut RunSink<K>, req: &Request) -> Re
         _ if met => "quotas met",
         _ => "count reached",
     };
-    let quota = req.quota.map(|q| {
+    let quota = req.order.map(|q| {
         Grade::ALL
             .iter()
             .map(|g| {

@@ -1,0 +1,280 @@
+//! `merge`: the finished shards of one run (`generate --shard K/N`) into one book.
+//!
+//! The shards' records are read back in candidate order (a k-way merge by index: shard K holds
+//! candidates K, K+N, ...), duplicates across shards are dropped by canonical key (the first in
+//! candidate order stays, as in one run), and the books, `puzzles.*` and `calibration.json` are
+//! written as one run writes them: the statistics are recomputed from the records, the candidate
+//! counts summed from the shards. In count mode the result is byte for byte the single run's
+//! (timing fields aside; the manifest also lists the shards merged). With --quota the books take
+//! the first puzzles of each grade up to the order, and the rest (the shards' reserves and
+//! surplus) go to `overflow.jsonl`. Memory does not grow with the shards' size: one record per
+//! shard is held, the keys and step values go to scratch files.
+
+mod check;
+mod read;
+
+use crate::book::calibration::{Calibration, Named, OrderFigures, QuotaFigures, SteeringFigures};
+use crate::book::dedup::Dedup;
+use crate::book::outdir::OutDir;
+use crate::book::{report, BookWriter, Record, Stats};
+use crate::cli::Quota;
+use crate::config::UsageError;
+use crate::grade::{Grade, Thresholds};
+use crate::kinds::{Kind, KindId, KindVisitor};
+use anyhow::{Context as _, Result};
+use check::ShardDir;
+use read::{InRecord, Stream};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Merge the shards in `dirs` into `out`.
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool, quiet: bool) -> Result<ExitCode> {
+    struct Go<'a>(Vec<ShardDir>, &'a Path, bool, bool);
+    impl KindVisitor for Go<'_> {
+        type Output = Result<ExitCode>;
+        fn visit<K: Kind>(self) -> Result<ExitCode> {
+            merge_kind::<K>(&self.0, self.1, self.2, self.3)
+        }
+    }
+    let shards = check::shards(dirs)?;
+    let name = shards[0].manifest["kind"].as_str().unwrap_or_default().to_string();
+    let kind = KindId::ALL
+        .iter()
+        .copied()
+        .find(|k| k.name() == name)
+        .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", shards[0].dir.display())))?;
+    kind.visit(Go(shards, out, force, quiet))
+}
+
+/// What the merge counts as it goes, per grade and steering level.
+#[derive(Default)]
+struct Tally {
+    emitted: [u64; 4],
+    surplus: [u64; 4],
+    made: Vec<[u64; 4]>,
+    duplicates: u64,
+}
+
+fn calibration_of(dir: &Path) -> Result<Calibration> {
+    let path = dir.join("calibration.json");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))
+}
+
+/// The order in a manifest (`quota`: grade → n), if any.
+fn order_of(manifest: &Value) -> Option<Quota> {
+    let q = manifest.get("quota")?.as_object()?;
+    Some(Quota(Grade::ALL.map(|g| q.get(g.name()).and_then(Value::as_u64).unwrap_or(0))))
+}
+
+fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool) -> Result<ExitCode> {
+    let started = Instant::now();
+    let cals: Vec<Calibration> = shards.iter().map(|s| calibration_of(&s.dir)).collect::<Result<_>>()?;
+    let order = order_of(&shards[0].manifest);
+    let marker = serde_json::to_vec_pretty(&json!({
+        "program": "puzzle-factory",
+        "version": env!("CARGO_PKG_VERSION"),
+        "merge": shards.iter().map(|s| s.dir.display().to_string()).collect::<Vec<_>>(),
+    }))?;
+    let dir = OutDir::open(out, force, &marker)?;
+    let staging = dir.staging().to_path_buf();
+    let mut book = BookWriter::create::<K>(&staging, order.is_some())?;
+    let expected = cals.iter().map(|c| c.candidates.accepted).sum::<u64>();
+    let mut dedup = Dedup::create(&staging, Vec::new(), expected)?;
+    let mut stats = Stats::new::<K>().in_dir(&staging);
+    for c in &cals {
+        stats.add_shard(&c.candidates, &c.time_seconds);
+    }
+    let mut tally = Tally::default();
+    let mut streams = Vec::new();
+    for s in shards {
+        streams.push(Stream::book(&s.dir)?);
+        streams.extend(Stream::overflow(&s.dir)?);
+    }
+    let write_started = Instant::now();
+    merge_records::<K>(&mut streams, order, &mut dedup, &mut stats, &mut book, &mut tally)?;
+    let write = write_started.elapsed();
+
+    let t = &cals[0].thresholds;
+    let thresholds = Thresholds::new(t.k1, t.k2, t.k3).and_then(|x| x.with_floor(t.level_floor)).map_err(UsageError)?;
+    let mut cal = stats.to_json::<K>(&thresholds, started.elapsed(), write)?;
+    let met = order.is_none_or(|q| (0..4).all(|g| tally.emitted[g] >= q.0[g]));
+    cal.order = Some(order_figures(&cals, order, &tally, met));
+    let manifest = merged_manifest(shards, &cals);
+    book.finish(&cal, &manifest)?;
+    dedup.finish(&staging)?;
+    Stats::remove_steps(&staging)?;
+    write_report::<K>(&staging, &shards[0].manifest, thresholds, &cal)?;
+    dir.commit()?;
+    if !quiet {
+        summary(shards.len(), &cal, &tally, order, started.elapsed(), out);
+    }
+    let short = !met || cal.order.as_ref().is_some_and(|o| o.stopped == "time limit");
+    Ok(if short { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+/// Every record of every stream, in candidate order, into the book (or overflow).
+fn merge_records<K: Kind>(
+    streams: &mut [Stream],
+    order: Option<Quota>,
+    dedup: &mut Dedup,
+    stats: &mut Stats,
+    book: &mut BookWriter,
+    tally: &mut Tally,
+) -> Result<()> {
+    let mut heads: Vec<Option<InRecord>> = Vec::with_capacity(streams.len());
+    for s in streams.iter_mut() {
+        heads.push(s.next::<K>()?);
+    }
+    loop {
+        let Some(i) =
+            (0..heads.len()).filter(|&i| heads[i].is_some()).min_by_key(|&i| heads[i].as_ref().map(|r| r.index))
+        else {
+            return Ok(());
+        };
+        let rec = std::mem::replace(&mut heads[i], streams[i].next::<K>()?).expect("a record");
+        take(rec, order, dedup, stats, book, tally)?;
+    }
+}
+
+/// One record in candidate order: dropped as a duplicate, or into the book or overflow.
+fn take(
+    rec: InRecord,
+    order: Option<Quota>,
+    dedup: &mut Dedup,
+    stats: &mut Stats,
+    book: &mut BookWriter,
+    tally: &mut Tally,
+) -> Result<()> {
+    if dedup.contains(rec.canonical)? {
+        stats.add_duplicate();
+        tally.duplicates += 1;
+        return Ok(());
+    }
+    dedup.insert(rec.canonical)?;
+    stats.add_record(rec.grade, rec.centi_steps, rec.hardest_level, &rec.usage)?;
+    let g = rec.grade.index();
+    let level = rec.steer as usize;
+    if tally.made.len() <= level {
+        tally.made.resize(level + 1, [0; 4]);
+    }
+    tally.made[level][g] += 1;
+    let room = order.is_none_or(|q| tally.emitted[g] < q.0[g]);
+    match rec.csv {
+        Some(csv) if room => {
+            book.write(rec.grade, &Record { csv, json: rec.json })?;
+            tally.emitted[g] += 1;
+        }
+        _ => {
+            book.write_overflow(&Record { csv: String::new(), json: rec.json })?;
+            tally.surplus[g] += 1;
+        }
+    }
+    Ok(())
+}
+
+/// calibration.json's `order`: how the shards ended, the quotas as merged, steering summed.
+fn order_figures(cals: &[Calibration], order: Option<Quota>, tally: &Tally, met: bool) -> OrderFigures {
+    let stopped_by = |what: &str| cals.iter().any(|c| c.order.as_ref().is_some_and(|o| o.stopped == what));
+    let stopped = match order {
+        _ if stopped_by("time limit") && !(order.is_some() && met) => "time limit",
+        None => "done",
+        Some(_) if met => "quotas met",
+        Some(_) => "count reached",
+    };
+    let mut tried: Vec<u64> = Vec::new();
+    for o in cals.iter().filter_map(|c| c.order.as_ref()) {
+        for s in &o.steering {
+            let l = s.level as usize;
+            if tried.len() <= l {
+                tried.resize(l + 1, 0);
+            }
+            tried[l] += s.tried;
+        }
+    }
+    let levels = tried.len().max(tally.made.len());
+    let named = |f: &dyn Fn(usize) -> u64| -> Named<u64> {
+        Grade::ALL.iter().map(|g| (g.name().to_string(), f(g.index()))).collect()
+    };
+    OrderFigures {
+        stopped: stopped.into(),
+        quota: order.map(|q| {
+            Grade::ALL
+                .iter()
+                .map(|g| {
+                    let i = g.index();
+                    let (ordered, emitted) = (q.0[i], tally.emitted[i]);
+                    let f = QuotaFigures {
+                        ordered,
+                        emitted,
+                        surplus: tally.surplus[i],
+                        missing: ordered.saturating_sub(emitted),
+                    };
+                    (g.name().to_string(), f)
+                })
+                .collect()
+        }),
+        excluded_keys: cals[0].order.as_ref().map_or(0, |o| o.excluded_keys),
+        steering: (0..levels)
+            .map(|l| SteeringFigures {
+                level: l as u8,
+                tried: tried.get(l).copied().unwrap_or(0),
+                made: named(&|g| tally.made.get(l).map_or(0, |m| m[g])),
+            })
+            .collect(),
+    }
+}
+
+/// The shards' common manifest, as one run's, with the shards merged listed.
+fn merged_manifest(shards: &[ShardDir], cals: &[Calibration]) -> Value {
+    let mut m = shards[0].manifest.clone();
+    m["shard"] = Value::Null;
+    m["merged_shards"] = shards
+        .iter()
+        .zip(cals)
+        .map(|(s, c)| {
+            json!({
+                "shard": s.shard.to_string(),
+                "folder": s.dir.display().to_string(),
+                "tried": c.candidates.tried,
+                "accepted": c.candidates.accepted,
+            })
+        })
+        .collect();
+    m
+}
+
+/// report.md and its plots, as `generate` writes them.
+fn write_report<K: Kind>(dir: &Path, manifest: &Value, thresholds: Thresholds, cal: &Calibration) -> Result<()> {
+    let summary = format!(
+        "Run of {} candidates, master seed {}, kind {}: {} accepted; figures in calibration.json.",
+        cal.candidates.tried,
+        manifest["seed"],
+        K::NAME,
+        cal.candidates.accepted
+    );
+    let r =
+        report::from_calibration(format!("puzzle-factory {} calibration report", K::NAME), summary, thresholds, cal);
+    report::write(dir, &r)
+}
+
+fn summary(n: usize, cal: &Calibration, tally: &Tally, order: Option<Quota>, took: Duration, out: &Path) {
+    let per_grade: Vec<String> = Grade::ALL
+        .iter()
+        .map(|g| match order {
+            Some(q) => format!("{} {}/{}", g.name(), tally.emitted[g.index()], q.0[g.index()]),
+            None => format!("{} {}", g.name(), tally.emitted[g.index()]),
+        })
+        .collect();
+    eprintln!(
+        "merged {n} shards: {} of {} candidates accepted ({}; {} duplicates across shards) in {:.1}s → {}",
+        cal.candidates.accepted,
+        cal.candidates.tried,
+        per_grade.join(", "),
+        tally.duplicates,
+        took.as_secs_f64(),
+        out.display()
+    );
+}

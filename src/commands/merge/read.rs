@@ -1,0 +1,144 @@
+//! Reading a shard's records back, one at a time and in candidate order: `puzzles.csv` and
+//! `puzzles.jsonl` line by line together (the book records, both forms as written, so the merged
+//! files are byte for byte the shards'), or `overflow.jsonl` alone (the puzzles made beyond a
+//! quota, JSON only).
+
+use crate::grade::Grade;
+use crate::kinds::Kind;
+use crate::rate::Technique;
+use anyhow::{bail, Context as _, Result};
+use serde::Deserialize;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+/// One record of a shard.
+pub struct InRecord {
+    pub index: u64,
+    pub grade: Grade,
+    pub centi_steps: u64,
+    pub hardest_level: u8,
+    pub canonical: u128,
+    pub steer: u8,
+    pub usage: Vec<u32>,
+    /// The CSV line with its newline (book records only).
+    pub csv: Option<String>,
+    /// The JSON object without its newline.
+    pub json: String,
+}
+
+/// The fields of a JSON record the merge needs; the rest is carried as text.
+#[derive(Deserialize)]
+struct Head {
+    id: String,
+    index: u64,
+    grade: String,
+    steps: f64,
+    hardest_level: u8,
+    canonical: String,
+    steer: u8,
+    techniques: serde_json::Map<String, serde_json::Value>,
+}
+
+struct Lines {
+    path: PathBuf,
+    r: BufReader<File>,
+    line: u64,
+}
+
+impl Lines {
+    fn open(path: PathBuf) -> Result<Lines> {
+        let f = File::open(&path).with_context(|| format!("reading {}", path.display()))?;
+        Ok(Lines { path, r: BufReader::with_capacity(1 << 16, f), line: 0 })
+    }
+
+    /// The next line with its newline, or None at the end.
+    fn next(&mut self) -> Result<Option<String>> {
+        let mut s = String::new();
+        let n = self.r.read_line(&mut s).with_context(|| format!("reading {}", self.path.display()))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        if !s.ends_with('\n') {
+            bail!("{} line {}: cut short (no newline): the shard's book is damaged", self.path.display(), self.line);
+        }
+        Ok(Some(s))
+    }
+}
+
+/// The records of one shard file (or pair of files), in order.
+pub struct Stream {
+    csv: Option<Lines>,
+    jsonl: Lines,
+    last: Option<u64>,
+}
+
+impl Stream {
+    /// The book records of the shard in `dir`.
+    pub fn book(dir: &Path) -> Result<Stream> {
+        let mut csv = Lines::open(dir.join("puzzles.csv"))?;
+        csv.next()?; // the header
+        Ok(Stream { csv: Some(csv), jsonl: Lines::open(dir.join("puzzles.jsonl"))?, last: None })
+    }
+
+    /// The shard's `overflow.jsonl`, if it has one.
+    pub fn overflow(dir: &Path) -> Result<Option<Stream>> {
+        let path = dir.join("overflow.jsonl");
+        if !path.exists() {
+            return Ok(None);
+        }
+        Ok(Some(Stream { csv: None, jsonl: Lines::open(path)?, last: None }))
+    }
+
+    /// The next record, checked: both forms agree and indices increase.
+    pub fn next<K: Kind>(&mut self) -> Result<Option<InRecord>> {
+        let json = self.jsonl.next()?;
+        let csv = match &mut self.csv {
+            Some(c) => c.next()?,
+            None => None,
+        };
+        let at = || format!("{} line {}", self.jsonl.path.display(), self.jsonl.line);
+        let Some(mut json) = json else {
+            if let Some(c) = &self.csv {
+                if csv.is_some() {
+                    bail!("{} has more records than puzzles.jsonl", c.path.display());
+                }
+            }
+            return Ok(None);
+        };
+        json.pop();
+        let head: Head = serde_json::from_str(&json).with_context(|| format!("{}: not a book record", at()))?;
+        if self.csv.is_some() {
+            match &csv {
+                Some(c) if c.starts_with(&format!("{},", head.id)) => {}
+                _ => bail!("{}: puzzles.csv does not hold the same record ({})", at(), head.id),
+            }
+        }
+        if self.last.is_some_and(|l| l >= head.index) {
+            bail!("{}: candidate {} is out of order", at(), head.index);
+        }
+        self.last = Some(head.index);
+        let grade = Grade::ALL
+            .into_iter()
+            .find(|g| g.name() == head.grade)
+            .with_context(|| format!("{}: unknown grade {}", at(), head.grade))?;
+        let canonical =
+            u128::from_str_radix(&head.canonical, 16).with_context(|| format!("{}: canonical key", at()))?;
+        let usage = K::Tech::ALL
+            .iter()
+            .map(|t| head.techniques.get(t.name()).and_then(|v| v.as_u64()).unwrap_or(0) as u32)
+            .collect();
+        Ok(Some(InRecord {
+            index: head.index,
+            grade,
+            centi_steps: crate::book::stats::centi(head.steps),
+            hardest_level: head.hardest_level,
+            canonical,
+            steer: head.steer,
+            usage,
+            csv,
+            json,
+        }))
+    }
+}
