@@ -86,6 +86,25 @@ fn resume_command_line(cli: Cli) -> Result<(Cli, Option<SavedRun>)> {
     Ok((old, Some(saved)))
 }
 
+/// The command line to save with a run: `--shard auto` as the K/N it stood for, so that a
+/// resume outside the Slurm task (or in another one) continues the same shard.
+fn resolved_argv(argv: &[String], shard: Option<crate::cli::Shard>) -> Vec<String> {
+    let Some(s) = shard else { return argv.to_vec() };
+    let mut out = Vec::with_capacity(argv.len());
+    let mut after_flag = false;
+    for a in argv {
+        if a == "--shard=auto" {
+            out.push(format!("--shard={s}"));
+        } else if after_flag && a == "auto" {
+            out.push(s.to_string());
+        } else {
+            out.push(a.clone());
+        }
+        after_flag = a == "--shard";
+    }
+    out
+}
+
 fn shard_of(c: &Command) -> Option<crate::cli::Shard> {
     match c {
         Command::Generate { shard, .. } => *shard,
@@ -175,7 +194,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
                 // A shard of an order keeps its surplus: the merge counts it.
                 overflow: overflow || (quota.is_some() && shard.is_some()),
                 quiet: cli.quiet,
-                argv: cli.argv.clone(),
+                argv: resolved_argv(&cli.argv, shard),
             };
             let resumed = if resume {
                 match generate::find_resumable(&out)? {

@@ -278,7 +278,7 @@ fn finish<K: Kind>(ctx: &Context<K>, sink: &mut RunSink<K>, req: &Request) -> Re
         _ if met => "quotas met",
         _ => "count reached",
     };
-    let quota = req.order.map(|q| {
+    let quota = req.quota.map(|q| {
         Grade::ALL
             .iter()
             .map(|g| {

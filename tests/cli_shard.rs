@@ -1,0 +1,240 @@
+//! Shards and merge (SPEC.md, "Runs and the output folder"): N shards of a count run merged
+//! equal the single run byte for byte (timing fields and the manifest's list of shards aside),
+//! for every kind; a shard re-run alone (or taken with `--shard auto` from a Slurm array's
+//! environment) completes the set; a quota order split into shards ends with exactly the quota
+//! and no duplicate canonical key, also when the shards made the same puzzles; mismatched sets
+//! are refused with exit 2 and a message naming what is wrong.
+
+mod common;
+
+use common::{bin, run, stderr};
+use serde_json::Value;
+use std::collections::HashSet;
+use std::path::Path;
+
+fn gen(out: &Path, args: &[&str]) -> std::process::Output {
+    let mut all = vec!["generate", "--quiet", "--out", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    run(&all, None)
+}
+
+fn merge(out: &Path, dirs: &[&Path]) -> std::process::Output {
+    let mut all = vec!["merge", "--quiet", "--out", out.to_str().unwrap()];
+    all.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    run(&all, None)
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Every file equal; calibration.json apart from its times, manifest.json apart from the
+/// shards merged, report.md apart from its time lines.
+fn assert_same_as_single(single: &Path, merged: &Path) {
+    let names = |d: &Path| {
+        let mut v: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(single), names(merged));
+    for n in names(single) {
+        let (a, b) = (single.join(&n), merged.join(&n));
+        match n.as_str() {
+            "calibration.json" => {
+                let (mut x, mut y) = (json(&a), json(&b));
+                x.as_object_mut().unwrap().remove("time_seconds");
+                y.as_object_mut().unwrap().remove("time_seconds");
+                assert_eq!(x, y, "calibration.json differs beyond its times");
+            }
+            "manifest.json" => {
+                let (x, mut y) = (json(&a), json(&b));
+                assert!(x["merged_shards"].is_null());
+                assert_eq!(y["merged_shards"].as_array().map(Vec::len), Some(4));
+                y["merged_shards"] = Value::Null;
+                assert_eq!(x, y, "manifest.json differs beyond the shards merged");
+            }
+            "report.md" => {
+                let strip = |p: &Path| {
+                    std::fs::read_to_string(p)
+                        .unwrap()
+                        .lines()
+                        .filter(|l| !l.contains("second"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                assert_eq!(strip(&a), strip(&b), "report.md differs");
+            }
+            _ => assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(), "{n} differs"),
+        }
+    }
+}
+
+#[test]
+fn four_shards_of_a_count_run_merge_to_the_single_run_for_every_kind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str]); 3] = [
+        ("sudoku", &["--kind", "sudoku", "--count", "1500", "--seed", "5"]),
+        ("kenken", &["--kind", "kenken", "--size", "6", "--count", "203", "--seed", "2"]),
+        ("kakuro", &["--kind", "kakuro", "--count", "61", "--seed", "3"]),
+    ];
+    for (kind, args) in cases {
+        let single = tmp.path().join(format!("{kind}-single"));
+        assert!(gen(&single, args).status.success());
+        let shard = |k: usize| tmp.path().join(format!("{kind}-{k}"));
+        for k in [0, 1, 3] {
+            let spec = format!("{k}/4");
+            let mut a = args.to_vec();
+            a.extend(["--shard", &spec]);
+            assert!(gen(&shard(k), &a).status.success(), "{kind} shard {k}");
+        }
+        let (s0, s1, s2, s3) = (shard(0), shard(1), shard(2), shard(3));
+        let out = tmp.path().join(format!("{kind}-merged"));
+        // Shard 2 not made yet: refused, naming it.
+        let o = merge(&out, &[&s0, &s1, &s3]);
+        assert_eq!(o.status.code(), Some(2), "{kind}: {}", stderr(&o));
+        assert!(stderr(&o).contains("K = 2 of N = 4"), "{}", stderr(&o));
+        assert!(!out.exists());
+        // Shard 2 as a Slurm array task would run it (task ids 5..8, this one 7).
+        let mut a = vec!["generate", "--quiet", "--out", s2.to_str().unwrap(), "--shard", "auto"];
+        a.extend_from_slice(args);
+        let o = bin()
+            .args(&a)
+            .env("SLURM_ARRAY_TASK_ID", "7")
+            .env("SLURM_ARRAY_TASK_MIN", "5")
+            .env("SLURM_ARRAY_TASK_COUNT", "4")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(json(&s2.join("manifest.json"))["shard"], serde_json::json!({"k": 2, "n": 4}));
+        let o = merge(&out, &[&s3, &s1, &s2, &s0]);
+        assert!(o.status.success(), "{kind}: {}", stderr(&o));
+        assert_same_as_single(&single, &out);
+        // Together the shards tried exactly the single run's candidates.
+        let tried: u64 = [&s0, &s1, &s2, &s3]
+            .iter()
+            .map(|d| json(&d.join("calibration.json"))["candidates"]["tried"].as_u64().unwrap())
+            .sum();
+        assert_eq!(tried, json(&single.join("calibration.json"))["candidates"]["tried"].as_u64().unwrap());
+    }
+}
+
+fn book_rows(dir: &Path, file: &str) -> Vec<csv::StringRecord> {
+    csv::Reader::from_path(dir.join(file)).unwrap().records().map(|r| r.unwrap()).collect()
+}
+
+#[test]
+fn a_quota_order_in_shards_merges_to_exactly_the_quota_without_duplicates() {
+    // 4x4 KenKen has few distinct puzzles, so the shards make the same ones: the merge drops
+    // them and the reserves keep every quota exact.
+    let tmp = tempfile::tempdir().unwrap();
+    let quota = "easy=40,hard=6,expert=6";
+    let dirs: Vec<_> = (0..4).map(|k| tmp.path().join(format!("q{k}"))).collect();
+    for (k, d) in dirs.iter().enumerate() {
+        let spec = format!("{k}/4");
+        let o = gen(d, &["--kind", "kenken", "--size", "4", "--quota", quota, "--seed", "3", "--shard", &spec]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let out = tmp.path().join("merged");
+    let refs: Vec<&Path> = dirs.iter().map(|d| d.as_path()).collect();
+    let o = merge(&out, &refs);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cal = json(&out.join("calibration.json"));
+    assert_eq!(cal["order"]["stopped"], "quotas met");
+    assert!(cal["candidates"]["rejected"]["duplicate"].as_u64().unwrap() > 0, "the shards made the same puzzles");
+    for (g, want) in [("easy", 40), ("medium", 0), ("hard", 6), ("expert", 6)] {
+        let rows = book_rows(&out, &format!("book-{g}.csv"));
+        assert_eq!(rows.len(), want, "{g}");
+        assert_eq!(cal["order"]["quota"][g]["emitted"], want);
+        assert_eq!(cal["order"]["quota"][g]["missing"], 0);
+    }
+    let all = book_rows(&out, "puzzles.csv");
+    assert_eq!(all.len(), 52);
+    let keys: HashSet<String> = all.iter().map(|r| r[10].to_string()).collect();
+    assert_eq!(keys.len(), 52, "a canonical key twice");
+    let index: Vec<u64> = all.iter().map(|r| r[3].parse().unwrap()).collect();
+    assert!(index.windows(2).all(|w| w[0] < w[1]), "not in candidate order");
+    // Every puzzle the shards made beyond the books is in overflow.jsonl, none twice.
+    let overflow = std::fs::read_to_string(out.join("overflow.jsonl")).unwrap();
+    let surplus: u64 = ["easy", "medium", "hard", "expert"]
+        .iter()
+        .map(|g| cal["order"]["quota"][g]["surplus"].as_u64().unwrap())
+        .sum();
+    assert_eq!(overflow.lines().count() as u64, surplus);
+    assert_eq!(cal["candidates"]["accepted"].as_u64().unwrap(), 52 + surplus);
+}
+
+#[test]
+fn mismatched_shards_are_refused_naming_the_mismatch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = |n: &str| tmp.path().join(n);
+    let make = |name: &str, extra: &[&str]| {
+        let mut a = vec!["--count", "200"];
+        if !extra.contains(&"--seed") {
+            a.extend(["--seed", "5"]);
+        }
+        a.extend_from_slice(extra);
+        let o = gen(&p(name), &a);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    };
+    for k in 0..3 {
+        make(&format!("s{k}"), &["--shard", &format!("{k}/3")]);
+    }
+    make("seed6", &["--shard", "2/3", "--seed", "6"]);
+    make("sym", &["--shard", "2/3", "--symmetry", "none"]);
+    make("n4", &["--shard", "2/4"]);
+    make("single", &[]);
+    // An unfinished shard: its run saved (SIGKILL after the first save), not finished.
+    let mut child = bin()
+        .args(["generate", "--quiet", "--count", "50000000", "--seed", "5", "--shard", "2/3", "--out"])
+        .arg(p("killed"))
+        .spawn()
+        .unwrap();
+    let staging = tmp.path().join(".killed.staging/run.json");
+    let start = std::time::Instant::now();
+    while !staging.exists() && start.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let cases = [
+        ("seed6", "seed 6 differs"),
+        ("sym", "parameters"),
+        ("n4", "one of 4"),
+        ("s1", "given twice"),
+        ("single", "not a shard"),
+        ("killed", "unfinished"),
+        ("absent", "no such folder"),
+    ];
+    for (third, want) in cases {
+        let o = merge(&p("out"), &[&p("s0"), &p("s1"), &p(third)]);
+        assert_eq!(o.status.code(), Some(2), "{third}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{third}: {}", stderr(&o));
+        assert!(!p("out").exists());
+    }
+    let o = merge(&p("out"), &[&p("s0"), &p("s1"), &p("s2")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A merged book is no shard, and a finished --out is refused without --force.
+    let o = merge(&p("out"), &[&p("s0"), &p("s1"), &p("s2")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    let o = merge(&p("again"), &[&p("s0"), &p("s1"), &p("out")]);
+    assert!(stderr(&o).contains("merged book"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_shard_flags_are_usage_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (spec, want) in [("4/4", "K must be 0 to N-1"), ("1/0", "N must be"), ("x", "not K/N"), ("auto", "SLURM_ARRAY")]
+    {
+        let o = bin()
+            .args(["generate", "--quiet", "--shard", spec, "--out"])
+            .arg(tmp.path().join("o"))
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("SLURM_ARRAY_TASK_COUNT")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{spec}");
+        assert!(stderr(&o).contains(want), "{spec}: {}", stderr(&o));
+    }
+}
