@@ -139,7 +139,8 @@ pub enum Command {
         /// they make what one run would; with --quota each fills its share of every quota (plus
         /// a reserve of 2%, at least 1, against duplicates found across shards). `auto` reads
         /// K and N from a Slurm array task (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN,
-        /// SLURM_ARRAY_TASK_COUNT); a Kubernetes Indexed Job passes `$(JOB_COMPLETION_INDEX)/N`.
+        /// SLURM_ARRAY_TASK_COUNT: the array must be the whole run, so give K/N to re-run one
+        /// task alone); a Kubernetes Indexed Job passes `$(JOB_COMPLETION_INDEX)/N`.
         #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
         shard: Option<Shard>,
     },
