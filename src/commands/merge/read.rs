@@ -30,7 +30,6 @@ pub struct InRecord {
 /// The fields of a JSON record the merge needs; the rest is carried as text.
 #[derive(Deserialize)]
 struct Head {
-    id: String,
     index: u64,
     grade: String,
     steps: f64,
@@ -98,47 +97,95 @@ impl Stream {
             Some(c) => c.next()?,
             None => None,
         };
-        let at = || format!("{} line {}", self.jsonl.path.display(), self.jsonl.line);
         let Some(mut json) = json else {
-            if let Some(c) = &self.csv {
-                if csv.is_some() {
-                    bail!("{} has more records than puzzles.jsonl", c.path.display());
-                }
+            if let (Some(c), Some(_)) = (&self.csv, &csv) {
+                bail!("{} has more records than puzzles.jsonl", c.path.display());
             }
             return Ok(None);
         };
         json.pop();
-        let head: Head = serde_json::from_str(&json).with_context(|| format!("{}: not a book record", at()))?;
-        if self.csv.is_some() {
-            match &csv {
-                Some(c) if c.starts_with(&format!("{},", head.id)) => {}
-                _ => bail!("{}: puzzles.csv does not hold the same record ({})", at(), head.id),
-            }
+        let at = format!("{} line {}", self.jsonl.path.display(), self.jsonl.line);
+        let rec = match csv {
+            Some(line) => from_csv::<K>(line, json, &at)?,
+            None if self.csv.is_some() => bail!("{at}: puzzles.csv has fewer records than puzzles.jsonl"),
+            None => from_json::<K>(json, &at)?,
+        };
+        if self.last.is_some_and(|l| l >= rec.index) {
+            bail!("{at}: candidate {} is out of order", rec.index);
         }
-        if self.last.is_some_and(|l| l >= head.index) {
-            bail!("{}: candidate {} is out of order", at(), head.index);
-        }
-        self.last = Some(head.index);
-        let grade = Grade::ALL
-            .into_iter()
-            .find(|g| g.name() == head.grade)
-            .with_context(|| format!("{}: unknown grade {}", at(), head.grade))?;
-        let canonical =
-            u128::from_str_radix(&head.canonical, 16).with_context(|| format!("{}: canonical key", at()))?;
-        let usage = K::Tech::ALL
-            .iter()
-            .map(|t| head.techniques.get(t.name()).and_then(|v| v.as_u64()).unwrap_or(0) as u32)
-            .collect();
-        Ok(Some(InRecord {
-            index: head.index,
-            grade,
-            centi_steps: crate::book::stats::centi(head.steps),
-            hardest_level: head.hardest_level,
-            canonical,
-            steer: head.steer,
-            usage,
-            csv,
-            json,
-        }))
+        self.last = Some(rec.index);
+        Ok(Some(rec))
     }
+}
+
+fn grade_named(name: &str, at: &str) -> Result<Grade> {
+    Grade::ALL.into_iter().find(|g| g.name() == name).with_context(|| format!("{at}: unknown grade {name}"))
+}
+
+/// The fields of one CSV line, as written (a quoted field keeps its quotes: the fields read
+/// here are numbers and names, never quoted).
+fn fields(line: &str) -> Vec<&str> {
+    let mut out = Vec::with_capacity(32);
+    let (mut start, mut quoted) = (0, false);
+    for (i, b) in line.bytes().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => {
+                out.push(&line[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(line[start..].trim_end_matches(['\n', '\r']));
+    out
+}
+
+/// A book record from its CSV line (the fields `record::header` puts first, then the
+/// `used_<technique>` counts), checked against its JSON object's id.
+fn from_csv<K: Kind>(csv: String, json: String, at: &str) -> Result<InRecord> {
+    let f = fields(&csv);
+    let techniques = K::Tech::ALL.len();
+    if f.len() < 12 + techniques {
+        bail!("{at}: puzzles.csv has {} fields, a record has at least {}", f.len(), 12 + techniques);
+    }
+    if !json.starts_with(&format!("{{\"id\":\"{}\"", f[0])) {
+        bail!("{at}: puzzles.csv does not hold the same record ({})", f[0]);
+    }
+    let num = |i: usize, what: &str| -> Result<u64> {
+        f[i].parse().with_context(|| format!("{at}: {what} '{}' in puzzles.csv", f[i]))
+    };
+    let steps: f64 = f[5].parse().with_context(|| format!("{at}: steps '{}' in puzzles.csv", f[5]))?;
+    let usage = (0..techniques).map(|t| num(12 + t, "technique count").map(|u| u as u32)).collect::<Result<_>>()?;
+    Ok(InRecord {
+        index: num(3, "index")?,
+        grade: grade_named(f[4], at)?,
+        centi_steps: crate::book::stats::centi(steps),
+        hardest_level: num(6, "hardest level")? as u8,
+        canonical: u128::from_str_radix(f[10], 16).with_context(|| format!("{at}: canonical key"))?,
+        steer: num(11, "steer")? as u8,
+        usage,
+        csv: Some(csv),
+        json,
+    })
+}
+
+/// A record of `overflow.jsonl` (JSON only).
+fn from_json<K: Kind>(json: String, at: &str) -> Result<InRecord> {
+    let head: Head = serde_json::from_str(&json).with_context(|| format!("{at}: not a book record"))?;
+    let usage = K::Tech::ALL
+        .iter()
+        .map(|t| head.techniques.get(t.name()).and_then(|v| v.as_u64()).unwrap_or(0) as u32)
+        .collect();
+    Ok(InRecord {
+        index: head.index,
+        grade: grade_named(&head.grade, at)?,
+        centi_steps: crate::book::stats::centi(head.steps),
+        hardest_level: head.hardest_level,
+        canonical: u128::from_str_radix(&head.canonical, 16).with_context(|| format!("{at}: canonical key"))?,
+        steer: head.steer,
+        usage,
+        csv: None,
+        json,
+    })
 }
