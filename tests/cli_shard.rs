@@ -212,6 +212,22 @@ fn mismatched_shards_are_refused_naming_the_mismatch() {
         assert!(stderr(&o).contains(want), "{third}: {}", stderr(&o));
         assert!(!p("out").exists());
     }
+    // --out may not be a shard, not even with --force.
+    let o = run(
+        &[
+            "merge",
+            "--quiet",
+            "--force",
+            "--out",
+            p("s1").to_str().unwrap(),
+            p("s0").to_str().unwrap(),
+            p("s1").to_str().unwrap(),
+            p("s2").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is the shard 1/3 itself"), "{}", stderr(&o));
     let o = merge(&p("out"), &[&p("s0"), &p("s1"), &p("s2")]);
     assert!(o.status.success(), "{}", stderr(&o));
     // A merged book is no shard, and a finished --out is refused without --force.

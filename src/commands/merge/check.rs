@@ -109,6 +109,28 @@ pub fn shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>> {
     Ok(shards)
 }
 
+/// A folder's absolute path (its parent resolved), whether or not it exists.
+fn absolute(dir: &Path) -> PathBuf {
+    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    match (abs.parent(), abs.file_name()) {
+        (Some(p), Some(n)) => p.canonicalize().map(|p| p.join(n)).unwrap_or(abs),
+        _ => abs,
+    }
+}
+
+/// `--out` must not be one of the shards (the merged book would replace it).
+pub fn out_is_no_shard(out: &Path, shards: &[ShardDir]) -> Result<()> {
+    let target = absolute(out);
+    match shards.iter().find(|s| absolute(&s.dir) == target) {
+        Some(s) => Err(refuse(format!(
+            "--out {} is the shard {} itself: choose another folder for the merged book",
+            out.display(),
+            s.shard
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn first_n(shards: &[ShardDir]) -> u64 {
     shards[0].shard.n
 }

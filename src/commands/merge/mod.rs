@@ -39,6 +39,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool, quiet: bool) -> Result<E
         }
     }
     let shards = check::shards(dirs)?;
+    check::out_is_no_shard(out, &shards)?;
     let name = shards[0].manifest["kind"].as_str().unwrap_or_default().to_string();
     let kind = KindId::ALL
         .iter()
@@ -78,6 +79,16 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
         "version": env!("CARGO_PKG_VERSION"),
         "merge": shards.iter().map(|s| s.dir.display().to_string()).collect::<Vec<_>>(),
     }))?;
+    if !force {
+        let saved = crate::book::outdir::saved_state(out)?;
+        if saved.is_some_and(|b| serde_json::from_slice::<Value>(&b).is_ok_and(|v| v.get("merge").is_some())) {
+            return Err(UsageError(format!(
+                "--out {}: a merge into it was interrupted: run the merge again with --force",
+                out.display()
+            ))
+            .into());
+        }
+    }
     let dir = OutDir::open(out, force, &marker)?;
     let staging = dir.staging().to_path_buf();
     let mut book = BookWriter::create::<K>(&staging, order.is_some())?;
