@@ -332,3 +332,27 @@ fn disconnected_cages_and_unreachable_targets_are_bad_lines() {
     assert!(notation::parse(&lines[2].replace("\"target\":3", "\"target\":2")).is_ok());
     assert!(notation::parse(&lines[3].replace("\"target\":5", "\"target\":6")).is_ok());
 }
+
+/// Beyond Keen's 9×9 a puzzle has no game ID: the `keen_id` field is empty in the CSV and null
+/// in the JSON (it used to hold the text `null`).
+#[test]
+fn boards_beyond_keen_have_an_empty_keen_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("b");
+    let o = run(
+        &["--kind", "kenken", "generate", "--size", "10", "--count", "2", "--seed", "1", "--quiet", "--out"]
+            .into_iter()
+            .chain([dir.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut reader = csv::Reader::from_path(dir.join("puzzles.csv")).unwrap();
+    let col = reader.headers().unwrap().iter().position(|h| h == "keen_id").unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| r[col].is_empty()), "{rows:?}");
+    for line in std::fs::read_to_string(dir.join("puzzles.jsonl")).unwrap().lines() {
+        assert!(serde_json::from_str::<serde_json::Value>(line).unwrap()["keen_id"].is_null());
+    }
+}

@@ -108,6 +108,8 @@ impl Record {
         for v in &extras {
             match v {
                 Value::String(s) => push_csv_field(&mut csv, s),
+                // No value (a KenKen too large for Keen has no keen_id): an empty field.
+                Value::Null => push_csv_field(&mut csv, ""),
                 other => push_csv_field(&mut csv, &other.to_string()),
             }
         }
