@@ -58,14 +58,21 @@ pub fn table(levels: usize, items: &[Item], t: &Thresholds) -> Vec<[u64; 4]> {
 }
 
 /// The hardest-level floor (see `grade.rs`) that maximises tau-b on the fit part with the
-/// thresholds fixed; among equals the one with the fewest and highest floors, so the pure
+/// thresholds fixed, with floors only above the level the easiest reference puzzles need; among equals the one with the fewest and highest floors, so the pure
 /// step grading stays unless a floor helps.
 pub fn best_floor(levels: usize, fit: &[Item], t: &Thresholds) -> Thresholds {
     let top = fit.iter().map(|x| x.2).max().unwrap_or(0);
     let mut best = (tau_b_of_table(&table(levels, fit, t)), *t);
-    for a in 0..=top {
-        for b in 0..=top {
-            for c in 0..=top {
+    // 0 (no floor) or a level above the one the typical puzzle of the easiest reference level
+    // needs (its median hardest level, at least 1): a floor at or below it would take the
+    // reference's own easy puzzles out of easy, whatever their step count.
+    let mut easiest: Vec<u8> = fit.iter().filter(|x| x.0 == 0).map(|x| x.2).collect();
+    easiest.sort_unstable();
+    let typical = easiest.get(easiest.len() / 2).copied().unwrap_or(1).max(1);
+    let choices: Vec<u8> = std::iter::once(0).chain(typical + 1..=top).collect();
+    for &a in &choices {
+        for &b in &choices {
+            for &c in &choices {
                 let Ok(f) = t.with_floor([a, b, c]) else { continue };
                 let tau = tau_b_of_table(&table(levels, fit, &f));
                 if tau > best.0 + 1e-9 {
