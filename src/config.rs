@@ -88,6 +88,14 @@ impl<P> RunConfig<P> {
         size.and_then(|s| self.by_size.get(&s)).copied().unwrap_or(self.thresholds)
     }
 
+    /// The table `thresholds_for(size)` comes from: `[grades.size.N]` or `[grades]`.
+    pub fn thresholds_source(&self, size: Option<usize>) -> String {
+        match size {
+            Some(s) if self.by_size.contains_key(&s) => format!("[grades.size.{s}]"),
+            _ => "[grades]".to_string(),
+        }
+    }
+
     /// A run that grades one size only (`generate` at `size`, None for kinds without per-size
     /// thresholds): refuse grade keys the user's file changed that this run would ignore, naming
     /// them — a `[grades]` threshold shadowed by the `[grades.size.N]` of the run's size, or any

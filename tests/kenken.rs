@@ -355,4 +355,7 @@ fn boards_beyond_keen_have_an_empty_keen_id() {
     for line in std::fs::read_to_string(dir.join("puzzles.jsonl")).unwrap().lines() {
         assert!(serde_json::from_str::<serde_json::Value>(line).unwrap()["keen_id"].is_null());
     }
+    // calibration.json says which thresholds graded the run: the 10×10 table.
+    let cal: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("calibration.json")).unwrap()).unwrap();
+    assert_eq!(cal["thresholds"]["source"], "[grades.size.10]");
 }

@@ -60,6 +60,10 @@ pub struct ThresholdFigures {
     pub k3: f64,
     /// Hardest level from which a puzzle is at least medium, hard, expert; 0 = no floor.
     pub level_floor: [u8; 3],
+    /// Which table of the configuration graded the run: `[grades]`, or `[grades.size.N]` for a
+    /// kind with thresholds per size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

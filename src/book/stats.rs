@@ -458,7 +458,7 @@ impl Stats {
         let all = self.all.stats::<K::Tech>(Exact::of(&self.values(&[0, 1, 2, 3]))?);
         Ok(Calibration {
             kind: K::ID.name().to_string(),
-            thresholds: ThresholdFigures { k1, k2, k3, level_floor: thresholds.floor() },
+            thresholds: ThresholdFigures { k1, k2, k3, level_floor: thresholds.floor(), source: None },
             candidates: Candidates {
                 tried: self.tried,
                 accepted: self.accepted(),

@@ -255,7 +255,8 @@ pub fn generate<K: Kind>(
             return Ok(ExitCode::from(130));
         }
     }
-    let (calibration, code) = finish(&ctx, &mut sink, req)?;
+    let (mut calibration, code) = finish(&ctx, &mut sink, req)?;
+    calibration.thresholds.source = Some(cfg.thresholds_source(K::grading_size(&cfg.params)));
     summary::<K>(&sink, req, &calibration);
     let RunSink { book, dedup, saved, dir, .. } = sink;
     book.finish(&calibration, &saved.manifest)?;

@@ -111,6 +111,7 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
     let t = &cals[0].thresholds;
     let thresholds = Thresholds::new(t.k1, t.k2, t.k3).and_then(|x| x.with_floor(t.level_floor)).map_err(UsageError)?;
     let mut cal = stats.to_json::<K>(&thresholds, started.elapsed(), write)?;
+    cal.thresholds.source = t.source.clone();
     let met = order.is_none_or(|q| (0..4).all(|g| tally.emitted[g] >= q.0[g]));
     cal.order = Some(order_figures(&cals, order, &tally, met));
     let manifest = merged_manifest(shards, &cals);
