@@ -58,7 +58,7 @@ trial() { # trial SIGNAL N
   local pid=$!
   sleep "$delay"
   kill -s "$sig" "$pid" 2>/dev/null || true
-  set +e; wait "$pid"; rc=$?; set -e
+  set +e; wait "$pid" 2>/dev/null; rc=$?; set -e
   local steps=0
   # Resume until finished (a resume may itself be killed in later rounds; here it runs through).
   while [ -d "$(dirname "$out")/.$(basename "$out").staging" ] || [ ! -d "$out" ]; do
