@@ -145,7 +145,8 @@ pub enum Command {
         shard: Option<Shard>,
     },
     /// Combine the finished shards of one run (`generate --shard K/N`) into one book in --out:
-    /// the same files as one run; in count mode byte-identical to it (timing fields aside).
+    /// the same files as one run; in count mode byte-identical to it (timing fields aside). The
+    /// kind, parameters and configuration are the shards' own (--kind and --config are not used).
     Merge {
         /// The shards' output folders, each K from 0 to N-1 once, in any order.
         #[arg(required = true, value_name = "DIR")]
