@@ -75,7 +75,7 @@ pub struct OutDir {
 
 /// DIR as an absolute path whose last component is a real name (`.` and `..` resolved), with
 /// its parent created.
-fn resolve(dir: &Path) -> Result<(PathBuf, OsString)> {
+pub fn resolve(dir: &Path) -> Result<(PathBuf, OsString)> {
     let abs = if dir.exists() {
         dir.canonicalize().with_context(|| format!("resolving {}", dir.display()))?
     } else {

@@ -313,6 +313,24 @@ pub fn write(dir: &Path, r: &Report) -> Result<()> {
 }
 
 /// A report for a generate run, read off its calibration.json.
+/// The report of a run (`generate`, or the shards of one run `merge`d) with master seed `seed`,
+/// written into `dir`: the same text and plots from the same calibration.
+pub fn write_run<K: crate::kinds::Kind>(
+    dir: &Path,
+    seed: u64,
+    thresholds: Thresholds,
+    cal: &Calibration,
+) -> Result<()> {
+    let summary = format!(
+        "Run of {} candidates, master seed {seed}, kind {}: {} accepted; figures in calibration.json.",
+        cal.candidates.tried,
+        K::NAME,
+        cal.candidates.accepted
+    );
+    let title = format!("puzzle-factory {} calibration report", K::NAME);
+    write(dir, &from_calibration(title, summary, thresholds, cal))
+}
+
 pub fn from_calibration(title: String, summary: String, thresholds: Thresholds, cal: &Calibration) -> Report {
     let grades = cal.grades.as_array();
     let techniques: Vec<String> = cal.all.techniques.iter().map(|(name, _)| name.to_string()).collect();

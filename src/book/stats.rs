@@ -327,12 +327,12 @@ impl Stats {
         self.times.unique += p.times.unique;
         self.times.rate += p.times.rate;
         match (&p.outcome, reject) {
-            (_, Some(reason)) => self.rejected[Reject::ALL.iter().position(|x| *x == reason).unwrap()] += 1,
+            (_, Some(reason)) => self.reject(reason),
             (Ok(acc), None) => {
                 let r = &acc.rating;
                 self.add_record(acc.grade, centi(r.steps), r.hardest_level, &r.usage)?;
             }
-            (Err(reason), None) => self.rejected[Reject::ALL.iter().position(|x| x == reason).unwrap()] += 1,
+            (Err(reason), None) => self.reject(*reason),
         }
         Ok(())
     }
@@ -369,7 +369,11 @@ impl Stats {
     /// A puzzle that a shard accepted but the merge drops as a duplicate (already counted as
     /// tried by `add_shard`).
     pub fn add_duplicate(&mut self) {
-        self.rejected[Reject::ALL.iter().position(|r| *r == Reject::Duplicate).expect("a reason")] += 1;
+        self.reject(Reject::Duplicate);
+    }
+
+    fn reject(&mut self, reason: Reject) {
+        self.rejected[Reject::ALL.iter().position(|r| *r == reason).expect("a reason")] += 1;
     }
 
     /// Append grade `g`'s pending values to its step file in `dir`; the file, open for fsync.

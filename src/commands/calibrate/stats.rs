@@ -58,7 +58,8 @@ pub fn table(levels: usize, items: &[Item], t: &Thresholds) -> Vec<[u64; 4]> {
 }
 
 /// The hardest-level floor (see `grade.rs`) that maximises tau-b on the fit part with the
-/// thresholds fixed, with floors only above the level the easiest reference puzzles need; among equals the one with the fewest and highest floors, so the pure
+/// thresholds fixed, with floors only above the level the easiest reference puzzles need;
+/// among equals the one with the fewest and highest floors, so the pure
 /// step grading stays unless a floor helps.
 pub fn best_floor(levels: usize, fit: &[Item], t: &Thresholds) -> Thresholds {
     let top = fit.iter().map(|x| x.2).max().unwrap_or(0);

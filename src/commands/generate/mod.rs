@@ -262,7 +262,7 @@ pub fn generate<K: Kind>(
     book.finish(&calibration, &saved.manifest)?;
     dedup.finish(dir.staging())?;
     Stats::remove_steps(dir.staging())?;
-    write_report::<K>(dir.staging(), &ctx, req, &calibration)?;
+    report::write_run::<K>(dir.staging(), req.seed, ctx.thresholds, &calibration)?;
     let dir = resumed.map(|(d, _)| d).or(slot).expect("an open folder");
     dir.commit()?;
     Ok(code)
@@ -315,23 +315,6 @@ fn finish<K: Kind>(ctx: &Context<K>, sink: &mut RunSink<K>, req: &Request) -> Re
     });
     let short = !met || sink.stop == Some(Stop::TimeLimit) && req.quota.is_none();
     Ok((cal, if short { ExitCode::from(3) } else { ExitCode::SUCCESS }))
-}
-
-fn write_report<K: Kind>(dir: &Path, ctx: &Context<K>, req: &Request, cal: &Calibration) -> Result<()> {
-    let summary = format!(
-        "Run of {} candidates, master seed {}, kind {}: {} accepted; figures in calibration.json.",
-        cal.candidates.tried,
-        req.seed,
-        K::NAME,
-        cal.candidates.accepted
-    );
-    let report = report::from_calibration(
-        format!("puzzle-factory {} calibration report", K::NAME),
-        summary,
-        ctx.thresholds,
-        cal,
-    );
-    report::write(dir, &report)
 }
 
 fn summary<K: Kind>(sink: &RunSink<K>, req: &Request, cal: &Calibration) {

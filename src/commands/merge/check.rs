@@ -1,7 +1,7 @@
 //! Which folders `merge` takes: the finished shards of one run, each K of N exactly once.
 //! Anything else is refused (exit 2) with a message naming the folder and what is wrong.
 
-use crate::book::outdir::saved_state;
+use crate::book::outdir::{resolve, saved_state};
 use crate::cli::Shard;
 use crate::config::UsageError;
 use anyhow::Result;
@@ -96,7 +96,7 @@ pub fn shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>> {
             )));
         }
     }
-    let n = first_n(&shards);
+    let n = shards[0].shard.n;
     let missing: Vec<String> =
         (0..n).filter(|k| !shards.iter().any(|s| s.shard.k == *k)).map(|k| k.to_string()).collect();
     if !missing.is_empty() {
@@ -109,19 +109,16 @@ pub fn shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>> {
     Ok(shards)
 }
 
-/// A folder's absolute path (its parent resolved), whether or not it exists.
-fn absolute(dir: &Path) -> PathBuf {
-    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    match (abs.parent(), abs.file_name()) {
-        (Some(p), Some(n)) => p.canonicalize().map(|p| p.join(n)).unwrap_or(abs),
-        _ => abs,
-    }
-}
-
 /// `--out` must not be one of the shards (the merged book would replace it).
 pub fn out_is_no_shard(out: &Path, shards: &[ShardDir]) -> Result<()> {
-    let target = absolute(out);
-    match shards.iter().find(|s| absolute(&s.dir) == target) {
+    let target = resolve(out)?.0;
+    let mut found = None;
+    for s in shards {
+        if resolve(&s.dir)?.0 == target {
+            found = Some(s);
+        }
+    }
+    match found {
         Some(s) => Err(refuse(format!(
             "--out {} is the shard {} itself: choose another folder for the merged book",
             out.display(),
@@ -129,10 +126,6 @@ pub fn out_is_no_shard(out: &Path, shards: &[ShardDir]) -> Result<()> {
         ))),
         None => Ok(()),
     }
-}
-
-fn first_n(shards: &[ShardDir]) -> u64 {
-    shards[0].shard.n
 }
 
 /// A manifest value for a message: its JSON, cut short.

@@ -105,7 +105,8 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
         streams.extend(Stream::overflow(&s.dir)?);
     }
     let write_started = Instant::now();
-    merge_records::<K>(&mut streams, order, &mut dedup, &mut stats, &mut book, &mut tally)?;
+    Merger { order, dedup: &mut dedup, stats: &mut stats, book: &mut book, tally: &mut tally }
+        .merge_records::<K>(&mut streams)?;
     let write = write_started.elapsed();
 
     let t = &cals[0].thresholds;
@@ -118,7 +119,8 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
     book.finish(&cal, &manifest)?;
     dedup.finish(&staging)?;
     Stats::remove_steps(&staging)?;
-    write_report::<K>(&staging, &shards[0].manifest, thresholds, &cal)?;
+    let seed = shards[0].manifest["seed"].as_u64().unwrap_or_default();
+    report::write_run::<K>(&staging, seed, thresholds, &cal)?;
     dir.commit()?;
     if !quiet {
         summary(shards.len(), &cal, &tally, order, started.elapsed(), out);
@@ -127,64 +129,62 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
     Ok(if short { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
-/// Every record of every stream, in candidate order, into the book (or overflow).
-fn merge_records<K: Kind>(
-    streams: &mut [Stream],
+/// Where the merged records go, and what the merge counts of them.
+struct Merger<'a> {
     order: Option<Quota>,
-    dedup: &mut Dedup,
-    stats: &mut Stats,
-    book: &mut BookWriter,
-    tally: &mut Tally,
-) -> Result<()> {
-    let mut heads: Vec<Option<InRecord>> = Vec::with_capacity(streams.len());
-    for s in streams.iter_mut() {
-        heads.push(s.next::<K>()?);
-    }
-    loop {
-        let Some(i) =
-            (0..heads.len()).filter(|&i| heads[i].is_some()).min_by_key(|&i| heads[i].as_ref().map(|r| r.index))
-        else {
-            return Ok(());
-        };
-        let rec = std::mem::replace(&mut heads[i], streams[i].next::<K>()?).expect("a record");
-        take(rec, order, dedup, stats, book, tally)?;
-    }
+    dedup: &'a mut Dedup,
+    stats: &'a mut Stats,
+    book: &'a mut BookWriter,
+    tally: &'a mut Tally,
 }
 
-/// One record in candidate order: dropped as a duplicate, or into the book or overflow.
-fn take(
-    rec: InRecord,
-    order: Option<Quota>,
-    dedup: &mut Dedup,
-    stats: &mut Stats,
-    book: &mut BookWriter,
-    tally: &mut Tally,
-) -> Result<()> {
-    if dedup.contains(rec.canonical)? {
-        stats.add_duplicate();
-        tally.duplicates += 1;
-        return Ok(());
-    }
-    dedup.insert(rec.canonical)?;
-    stats.add_record(rec.grade, rec.centi_steps, rec.hardest_level, &rec.usage)?;
-    let g = rec.grade.index();
-    let level = rec.steer as usize;
-    if tally.made.len() <= level {
-        tally.made.resize(level + 1, [0; 4]);
-    }
-    tally.made[level][g] += 1;
-    let room = order.is_none_or(|q| tally.emitted[g] < q.0[g]);
-    match rec.csv {
-        Some(csv) if room => {
-            book.write(rec.grade, &Record { csv, json: rec.json })?;
-            tally.emitted[g] += 1;
+impl Merger<'_> {
+    /// Every record of every stream, in candidate order, into the book (or overflow).
+    fn merge_records<K: Kind>(&mut self, streams: &mut [Stream]) -> Result<()> {
+        let mut heads: Vec<Option<InRecord>> = Vec::with_capacity(streams.len());
+        for s in streams.iter_mut() {
+            heads.push(s.next::<K>()?);
         }
-        _ => {
-            book.write_overflow(&Record { csv: String::new(), json: rec.json })?;
-            tally.surplus[g] += 1;
+        loop {
+            let Some(i) =
+                (0..heads.len()).filter(|&i| heads[i].is_some()).min_by_key(|&i| heads[i].as_ref().map(|r| r.index))
+            else {
+                return Ok(());
+            };
+            let rec = std::mem::replace(&mut heads[i], streams[i].next::<K>()?).expect("a record");
+            self.take(rec)?;
         }
     }
-    Ok(())
+
+    /// One record in candidate order: dropped as a duplicate, or into the book or overflow.
+    fn take(&mut self, rec: InRecord) -> Result<()> {
+        let tally = &mut *self.tally;
+        if self.dedup.contains(rec.canonical)? {
+            self.stats.add_duplicate();
+            tally.duplicates += 1;
+            return Ok(());
+        }
+        self.dedup.insert(rec.canonical)?;
+        self.stats.add_record(rec.grade, rec.centi_steps, rec.hardest_level, &rec.usage)?;
+        let g = rec.grade.index();
+        let level = rec.steer as usize;
+        if tally.made.len() <= level {
+            tally.made.resize(level + 1, [0; 4]);
+        }
+        tally.made[level][g] += 1;
+        let room = self.order.is_none_or(|q| tally.emitted[g] < q.0[g]);
+        match rec.csv {
+            Some(csv) if room => {
+                self.book.write(rec.grade, &Record { csv, json: rec.json })?;
+                tally.emitted[g] += 1;
+            }
+            _ => {
+                self.book.write_overflow(&Record { csv: String::new(), json: rec.json })?;
+                tally.surplus[g] += 1;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// calibration.json's `order`: how the shards ended, the quotas as merged, steering summed.
@@ -256,20 +256,6 @@ fn merged_manifest(shards: &[ShardDir], cals: &[Calibration]) -> Value {
         })
         .collect();
     m
-}
-
-/// report.md and its plots, as `generate` writes them.
-fn write_report<K: Kind>(dir: &Path, manifest: &Value, thresholds: Thresholds, cal: &Calibration) -> Result<()> {
-    let summary = format!(
-        "Run of {} candidates, master seed {}, kind {}: {} accepted; figures in calibration.json.",
-        cal.candidates.tried,
-        manifest["seed"],
-        K::NAME,
-        cal.candidates.accepted
-    );
-    let r =
-        report::from_calibration(format!("puzzle-factory {} calibration report", K::NAME), summary, thresholds, cal);
-    report::write(dir, &r)
 }
 
 fn summary(n: usize, cal: &Calibration, tally: &Tally, order: Option<Quota>, took: Duration, out: &Path) {
