@@ -59,13 +59,13 @@ for size in $sizes; do
 done
 
 echo "== size-free scale: k(N) = a*N^b over the fitted sizes from 5 up; tables for the others"
-python3 - "$cfg" "$fitted" <<'PY'
-import math, sys, tomllib
-path, fitted = sys.argv[1], [int(s) for s in sys.argv[2].split()]
+python3 - "$cfg" "$fitted" "$out/size-free.json" <<'PY'
+import json, math, re, sys, tomllib
+path, fitted, law_path = sys.argv[1], [int(s) for s in sys.argv[2].split()], sys.argv[3]
 cfg = tomllib.load(open(path, "rb"))
 tables = cfg["grades"].get("size", {})
 use = [n for n in fitted if n >= 5] or fitted
-lines, law = [], []
+law = []
 for i, key in enumerate(("k1", "k2", "k3")):
     xs = [math.log(n) for n in use]
     ys = [math.log(tables[str(n)][key]) for n in use]
@@ -75,9 +75,17 @@ for i, key in enumerate(("k1", "k2", "k3")):
     law.append((a, b))
     print(f"  {key}(N) = {math.exp(a):.4g} * N^{b:.3f}")
 floor = tables[str(max(use))]["level_floor"]
+json.dump({"law": law, "floor": floor, "sizes": use}, open(law_path, "w"))
+# Every size not fitted here takes the scale, also where the config written by calibrate
+# carries a table of it (the built-in defaults' own, from an earlier calibration).
+text = open(path).read()
+for n in range(3, 13):
+    if n not in fitted:
+        text = re.sub(rf"(?ms)^\[grades\.size\.{n}\]\n.*?(?=^\[|\Z)", "", text)
+open(path, "w").write(text)
 with open(path, "a") as f:
     for n in range(3, 13):
-        if str(n) in tables:
+        if n in fitted:
             continue
         k = [math.exp(a + b * math.log(n)) for a, b in law]
         for j in (1, 2):
@@ -96,28 +104,15 @@ for size in $(seq 3 12); do
   "$bin" --kind kenken --config "$cfg" generate --quiet --force --size "$size" --count "$mix" --seed 1 \
     --out "$out/mix-$size"
 done
-python3 - "$out" "$cfg" "$sizes" "$fitted" <<'PY'
-import csv, json, math, sys, tomllib
-out, cfg_path, sizes, fitted = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3].split()], sys.argv[4].split()
-def gamma(labels, scores):
-    conc = disc = 0
-    for i in range(len(labels)):
-        for j in range(len(labels)):
-            if labels[i] < labels[j]:
-                d = (scores[j] > scores[i]) - (scores[j] < scores[i])
-                conc += d > 0; disc += d < 0
-    return (conc - disc) / (conc + disc) if conc + disc else float("nan")
-cfg = tomllib.load(open(cfg_path, "rb"))["grades"]["size"]
-use = [int(n) for n in fitted if int(n) >= 5] or [int(n) for n in fitted]
-law = []
-for key in ("k1", "k2", "k3"):
-    xs = [math.log(n) for n in use]; ys = [math.log(cfg[str(n)][key]) for n in use]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    law.append((my - b * mx, b))
+python3 - "$out" "$here/scripts" "$sizes" "$fitted" <<'PY'
+import csv, json, math, sys
+out, scripts, sizes, fitted = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3].split()], sys.argv[4].split()
+sys.path.insert(0, scripts)
+from gamma import gamma
+free = json.load(open(f"{out}/size-free.json"))
+law, floor = free["law"], free["floor"]
 def free_grade(n, steps, level):
     k = [math.exp(a + b * math.log(n)) for a, b in law]
-    floor = cfg[str(max(use))]["level_floor"]
     g = sum(steps >= x for x in k)
     for i, f in enumerate(floor):
         if f and level >= f:
@@ -132,8 +127,8 @@ for n in sizes:
     rows = list(csv.DictReader(open(f"{out}/test-{n}.csv")))
     grade = [order[r["grade"]] for r in rows]
     steps = [float(r["steps"]) for r in rows]
-    free = [free_grade(n, float(r["steps"]), int(r["hardest_level"])) for r in rows]
-    g1, g2, g3 = gamma(labels, grade), gamma(labels, free), gamma(labels, steps)
+    by_free = [free_grade(n, float(r["steps"]), int(r["hardest_level"])) for r in rows]
+    g1, g2, g3 = gamma(labels, grade), gamma(labels, by_free), gamma(labels, steps)
     if str(n) in fitted:
         gs.append(g1)
     mixt = "/".join(str(grade.count(i)) for i in range(4))
