@@ -7,6 +7,7 @@
 pub mod atomic;
 pub mod calibration;
 pub mod dedup;
+pub mod exact;
 pub mod id;
 pub mod outdir;
 pub mod record;

@@ -9,7 +9,7 @@
 
 use super::atomic::AtomicFile;
 use super::calibration::{Calibration, StepHistogram};
-use super::stats;
+use super::exact;
 use crate::grade::{Grade, Thresholds};
 use anyhow::{Context as _, Result};
 use plotters::prelude::*;
@@ -29,13 +29,13 @@ pub struct Histogram {
 }
 
 impl Histogram {
-    /// Bin `values` as `calibration.json` does (`stats::log_edges`: at most 40 log-spaced bins,
+    /// Bin `values` as `calibration.json` does (`exact::log_edges`: at most 40 log-spaced bins,
     /// to 0.01 steps) between `lo` and `hi`; values outside go to the first or last bin.
     pub fn of(values: &[f64], lo: f64, hi: f64) -> Histogram {
-        let edges = stats::log_edges(stats::centi(lo), stats::centi(hi));
+        let edges = exact::log_edges(exact::centi(lo), exact::centi(hi));
         let mut counts = vec![0u64; edges.len() - 1];
         for &v in values {
-            let bin = edges.partition_point(|&e| e <= stats::centi(v)).clamp(1, counts.len());
+            let bin = edges.partition_point(|&e| e <= exact::centi(v)).clamp(1, counts.len());
             counts[bin - 1] += 1;
         }
         Histogram { edges: edges.iter().map(|&e| e as f64 / 100.0).collect(), counts }
@@ -351,7 +351,7 @@ pub fn from_calibration(title: String, summary: String, thresholds: Thresholds, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::stats::Exact;
+    use crate::book::exact::Exact;
 
     /// A report whose grade `g` holds `values`, binned as calibration.json bins them.
     fn report_with(g: usize, values: &[f64]) -> Report {

@@ -160,7 +160,7 @@ fn from_csv<K: Kind>(csv: String, json: String, at: &str) -> Result<InRecord> {
     Ok(InRecord {
         index: num(3, "index")?,
         grade: grade_named(f[4], at)?,
-        centi_steps: crate::book::stats::centi(steps),
+        centi_steps: crate::book::exact::centi(steps),
         hardest_level: num(6, "hardest level")? as u8,
         canonical: u128::from_str_radix(f[10], 16).with_context(|| format!("{at}: canonical key"))?,
         steer: num(11, "steer")? as u8,
@@ -180,7 +180,7 @@ fn from_json<K: Kind>(json: String, at: &str) -> Result<InRecord> {
     Ok(InRecord {
         index: head.index,
         grade: grade_named(&head.grade, at)?,
-        centi_steps: crate::book::stats::centi(head.steps),
+        centi_steps: crate::book::exact::centi(head.steps),
         hardest_level: head.hardest_level,
         canonical: u128::from_str_radix(&head.canonical, 16).with_context(|| format!("{at}: canonical key"))?,
         steer: head.steer,
