@@ -37,9 +37,12 @@ text = open(sys.argv[1]).read()
 open(sys.argv[2], "w").write(re.sub(r"(?ms)^\[grades\.size\.\d+\].*?(?=^\[)", "", text))
 PY
 
+levels_of() { # Keen's levels at a size: it dials 3x3 puzzles above normal down to normal
+  if [ "$1" -le 3 ]; then echo "e n"; else echo "e n h x u"; fi
+}
 keen_set() { # keen_set SIZE SEED_TAG N FILE: N puzzles per level, "ID<tab>level" lines
   : >"$4"
-  for level in e n h x u; do
+  for level in $(levels_of "$1"); do
     "$keen" --generate "$3" "${1}d${level}#$2" 2>/dev/null | grep -E '^[0-9]+:' | sed "s/\$/\t$level/" >>"$4"
   done
 }

@@ -60,12 +60,57 @@ fn default_save_every() -> f64 {
     2.0
 }
 
+/// Grade targeting: each candidate draws a target grade from `shares` and makes up to
+/// `attempts` variants until one has that grade (0: off, the candidate is its first variant).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+pub struct TargetSection {
+    pub attempts: u32,
+    pub shares: [f64; 4],
+}
+
+/// `[target]` as written: the keys of `TargetSection` and per-size `attempts`
+/// (`[target.size.N]`, for kinds with grid sizes).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetKeys {
+    #[serde(default)]
+    attempts: u32,
+    #[serde(default = "even_shares")]
+    shares: [f64; 4],
+    #[serde(default)]
+    size: BTreeMap<String, TargetSizeKeys>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetSizeKeys {
+    attempts: u32,
+}
+
+impl Default for TargetKeys {
+    fn default() -> Self {
+        TargetKeys { attempts: 0, shares: even_shares(), size: BTreeMap::new() }
+    }
+}
+
+fn even_shares() -> [f64; 4] {
+    [1.0; 4]
+}
+
+impl Default for TargetSection {
+    fn default() -> Self {
+        TargetSection { attempts: 0, shares: even_shares() }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileConfig<P> {
     grades: Grades,
     generate: P,
     run: RunSection,
+    #[serde(default)]
+    target: TargetKeys,
 }
 
 /// Everything a run needs, validated.
@@ -76,9 +121,12 @@ pub struct RunConfig<P> {
     pub by_size: BTreeMap<usize, Thresholds>,
     pub params: P,
     pub run: RunSection,
+    pub target: TargetSection,
+    /// `[target.size.N] attempts`: targeting attempts for particular grid sizes.
+    pub target_by_size: BTreeMap<usize, u32>,
     /// The merged configuration as used, for the manifest.
     pub table: toml::Table,
-    /// The `[grades]` keys the user's `--config` file set (checked by `check_effect`).
+    /// The `[grades]` and `[target]` keys the user's `--config` file set (checked by `check_effect`).
     user_grades: Vec<String>,
 }
 
@@ -86,6 +134,12 @@ impl<P> RunConfig<P> {
     /// The thresholds for a grid size (`[grades.size.N]` when given, else `[grades]`).
     pub fn thresholds_for(&self, size: Option<usize>) -> Thresholds {
         size.and_then(|s| self.by_size.get(&s)).copied().unwrap_or(self.thresholds)
+    }
+
+    /// Grade targeting for a grid size (`[target.size.N] attempts` when given).
+    pub fn target_for(&self, size: Option<usize>) -> TargetSection {
+        let attempts = size.and_then(|s| self.target_by_size.get(&s)).copied().unwrap_or(self.target.attempts);
+        TargetSection { attempts, ..self.target }
     }
 
     /// The table `thresholds_for(size)` comes from: `[grades.size.N]` or `[grades]`.
@@ -103,6 +157,16 @@ impl<P> RunConfig<P> {
     /// hold every size's thresholds.)
     pub fn check_effect(&self, size: Option<usize>, source: &str) -> Result<(), UsageError> {
         for key in &self.user_grades {
+            if let Some(key) = key.strip_prefix("target:") {
+                let why = match (key.starts_with("size."), size) {
+                    (true, None) => "this kind has no grid sizes".to_string(),
+                    (false, Some(s)) if key == "attempts" && self.target_by_size.contains_key(&s) => {
+                        format!("[target.size.{s}] sets the attempts of size {s}: change them there")
+                    }
+                    _ => continue,
+                };
+                return Err(UsageError(format!("{source}: [target] {key} has no effect on this run ({why})")));
+            }
             let why = match (key.starts_with("size."), size) {
                 (true, None) => "this kind has no per-size thresholds".to_string(),
                 (false, Some(s)) if self.by_size.contains_key(&s) => {
@@ -127,8 +191,9 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
     }
 }
 
-/// The dotted names of the keys a user file sets under `[grades]` (`k1`, `size.9.k1`) to a value
-/// other than the built-in one (a copy of the built-in file changes nothing).
+/// The dotted names of the keys a user file sets under `[grades]` (`k1`, `size.9.k1`) or
+/// `[target]` (`target:attempts`) to a value other than the built-in one (a copy of the built-in
+/// file changes nothing).
 fn grade_keys(over: &toml::Table, defaults: &toml::Table) -> Vec<String> {
     fn walk(prefix: &str, t: &toml::Table, base: Option<&toml::Table>, out: &mut Vec<String>) {
         for (k, v) in t {
@@ -142,8 +207,12 @@ fn grade_keys(over: &toml::Table, defaults: &toml::Table) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    if let Some(toml::Value::Table(g)) = over.get("grades") {
-        walk("", g, defaults.get("grades").and_then(|d| d.as_table()), &mut out);
+    for section in ["grades", "target"] {
+        if let Some(toml::Value::Table(g)) = over.get(section) {
+            let mut keys = Vec::new();
+            walk("", g, defaults.get(section).and_then(|d| d.as_table()), &mut keys);
+            out.extend(keys.into_iter().map(|k| if section == "grades" { k } else { format!("{section}:{k}") }));
+        }
     }
     out
 }
@@ -224,7 +293,39 @@ pub fn from_table<P: DeserializeOwned>(
     if !(1..=1_000_000).contains(&file.run.chunk) {
         return Err(UsageError(format!("{source}: [run] chunk must be 1 to 1000000, got {}", file.run.chunk)));
     }
-    Ok(RunConfig { thresholds, by_size, params: file.generate, run: file.run, table, user_grades })
+    let t = &file.target;
+    let check_attempts = |a: u32, key: &str| {
+        if a > 10_000 {
+            return Err(UsageError(format!("{source}: [{key}] attempts must be 0 to 10000, got {a}")));
+        }
+        Ok(())
+    };
+    check_attempts(t.attempts, "target")?;
+    if t.shares.iter().any(|s| !s.is_finite() || *s < 0.0) || t.shares.iter().sum::<f64>() <= 0.0 {
+        return Err(UsageError(format!(
+            "{source}: [target] shares must be four non-negative numbers, not all 0, got {:?}",
+            t.shares
+        )));
+    }
+    let mut target_by_size = BTreeMap::new();
+    for (key, s) in &t.size {
+        let size: usize =
+            key.parse().ok().filter(|n| (1..=255).contains(n)).ok_or_else(|| {
+                UsageError(format!("{source}: [target.size.{key}]: the size must be a number, 1 to 255"))
+            })?;
+        check_attempts(s.attempts, &format!("target.size.{key}"))?;
+        target_by_size.insert(size, s.attempts);
+    }
+    Ok(RunConfig {
+        thresholds,
+        by_size,
+        params: file.generate,
+        run: file.run,
+        target: TargetSection { attempts: t.attempts, shares: t.shares },
+        target_by_size,
+        table,
+        user_grades,
+    })
 }
 
 /// Where a configuration came from, for messages.
@@ -336,5 +437,27 @@ mod effect_tests {
         // A kind without per-size thresholds ignores every size table.
         let e = c.check_effect(None, "test").unwrap_err().0;
         assert!(e.contains("size.7.k1") && e.contains("no per-size"), "{e}");
+    }
+
+    #[test]
+    fn targeting_by_size_and_its_checks() {
+        let c = kenken("[target]\nattempts = 5\nshares = [1.0, 0.0, 0.0, 1.0]\n[target.size.9]\nattempts = 7\n");
+        assert_eq!(c.target_for(Some(9)).attempts, 7);
+        assert_eq!(c.target_for(Some(6)).attempts, 5);
+        assert_eq!(c.target_for(Some(9)).shares, [1.0, 0.0, 0.0, 1.0]);
+        // [target] attempts is shadowed where a size table sets them.
+        let e = c.check_effect(Some(9), "test").unwrap_err().0;
+        assert!(e.contains("[target] attempts") && e.contains("[target.size.9]"), "{e}");
+        assert!(c.check_effect(Some(6), "test").is_ok());
+        let bad = |text: &str| {
+            let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
+            merge(&mut table, text.parse().unwrap());
+            from_table::<KenKenParams>(table, Vec::new(), 6, "test").unwrap_err().0
+        };
+        assert!(bad("[target]\nshares = [0.0, 0.0, 0.0, 0.0]\n").contains("[target] shares"));
+        assert!(bad("[target]\nshares = [1.0, -1.0, 0.0, 0.0]\n").contains("[target] shares"));
+        assert!(bad("[target]\nattempts = 10001\n").contains("[target] attempts"));
+        assert!(bad("[target.size.x]\nattempts = 1\n").contains("[target.size.x]"));
+        assert!(bad("[target]\nattemps = 1\n").contains("attemps"));
     }
 }

@@ -36,6 +36,24 @@ pub fn candidate_rng(master: u64, kind: &str, params_key: &str, index: u64) -> X
     Xoshiro256PlusPlus::seed_from_u64(candidate_seed(master, kind, params_key, index))
 }
 
+/// The random generator of variant `attempt` of a candidate (grade targeting, `[target]`):
+/// variant 0 is the candidate's own stream (`candidate_rng`), so a run without targeting makes
+/// the same puzzles.
+pub fn attempt_rng(master: u64, kind: &str, params_key: &str, index: u64, attempt: u32) -> Xoshiro256PlusPlus {
+    let seed = candidate_seed(master, kind, params_key, index);
+    if attempt == 0 {
+        return Xoshiro256PlusPlus::seed_from_u64(seed);
+    }
+    Xoshiro256PlusPlus::seed_from_u64(splitmix(seed ^ splitmix(attempt as u64 ^ 0x7661_7269_616e_7400)))
+}
+
+/// A number in [0, 1) fixed by a candidate, apart from its variants' streams: draws the
+/// candidate's target grade.
+pub fn target_draw(master: u64, kind: &str, params_key: &str, index: u64) -> f64 {
+    let z = splitmix(candidate_seed(master, kind, params_key, index) ^ 0x7461_7267_6574_0000);
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +70,18 @@ mod tests {
         assert_ne!(a, candidate_seed(42, "sudoku", "symmetry=none", 0));
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(splitmix(0), 0xe220_a839_7b1d_cdaf);
+    }
+
+    #[test]
+    fn variants_start_with_the_candidate_stream() {
+        use rand::RngCore;
+        let first = |mut r: Xoshiro256PlusPlus| r.next_u64();
+        let own = first(candidate_rng(42, "kenken", "size=6", 3));
+        assert_eq!(own, first(attempt_rng(42, "kenken", "size=6", 3, 0)));
+        assert_ne!(own, first(attempt_rng(42, "kenken", "size=6", 3, 1)));
+        assert_ne!(first(attempt_rng(42, "kenken", "size=6", 3, 1)), first(attempt_rng(42, "kenken", "size=6", 3, 2)));
+        let d = target_draw(42, "kenken", "size=6", 3);
+        assert!((0.0..1.0).contains(&d));
+        assert_ne!(d, target_draw(42, "kenken", "size=6", 4));
     }
 }

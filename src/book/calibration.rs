@@ -75,6 +75,10 @@ pub struct Candidates {
     /// Accepted or not, candidates whose generator had to repair them, and repairs in total.
     pub repaired: u64,
     pub repairs: u64,
+    /// Variants made: with grade targeting (`[target]`) a candidate makes up to `attempts`
+    /// puzzles and keeps one; equal to `tried` without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variants: Option<u64>,
 }
 
 /// The order of a run and how it ended.

@@ -83,6 +83,9 @@ pub struct Stats {
     tried: u64,
     repairs: u64,
     repaired: u64,
+    /// Variants made (grade targeting): equals `tried` without it.
+    #[serde(default)]
+    variants: u64,
     rejected: [u64; Reject::ALL.len()],
     /// Per grade, in `Grade::ALL` order: step values (centi-steps) not yet in the grade's step
     /// file.
@@ -107,6 +110,7 @@ impl Stats {
             tried: 0,
             repairs: 0,
             repaired: 0,
+            variants: 0,
             rejected: [0; Reject::ALL.len()],
             pending: Default::default(),
             dir: None,
@@ -131,6 +135,7 @@ impl Stats {
         self.tried += 1;
         self.repairs += p.repairs as u64;
         self.repaired += (p.repairs > 0) as u64;
+        self.variants += p.attempts as u64;
         self.times.generate += p.times.generate;
         self.times.unique += p.times.unique;
         self.times.rate += p.times.rate;
@@ -151,6 +156,7 @@ impl Stats {
         self.tried += c.tried;
         self.repairs += c.repairs;
         self.repaired += c.repaired;
+        self.variants += c.variants.unwrap_or(c.tried);
         for (i, r) in Reject::ALL.iter().enumerate() {
             self.rejected[i] += c.rejected.get(r.name()).copied().unwrap_or(0);
         }
@@ -276,6 +282,7 @@ impl Stats {
                 accepted: self.accepted(),
                 rejected: Reject::ALL.iter().zip(self.rejected).map(|(r, n)| (r.name().to_string(), n)).collect(),
                 repaired: self.repaired,
+                variants: Some(self.variants),
                 repairs: self.repairs,
             },
             order: None,

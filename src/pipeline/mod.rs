@@ -5,6 +5,7 @@
 
 pub mod batch;
 
+use crate::config::TargetSection;
 use crate::grade::{Grade, Thresholds};
 use crate::kinds::{Kind, Reject};
 use crate::rate::{LogEntry, Rating};
@@ -23,6 +24,8 @@ pub struct Context<K: Kind> {
     pub steered: Vec<K::Params>,
     /// A shard's run goes through its own sequence of the run's candidates.
     pub shard: Option<crate::cli::Shard>,
+    /// Grade targeting (`[target]`; attempts 0 = off).
+    pub target: TargetSection,
 }
 
 impl<K: Kind> Context<K> {
@@ -30,7 +33,28 @@ impl<K: Kind> Context<K> {
         let params_key = K::params_key(&params);
         let steered =
             (0..=K::STEER_LEVELS).map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) }).collect();
-        Context { master, params, params_key, thresholds, steered, shard: None }
+        Context { master, params, params_key, thresholds, steered, shard: None, target: TargetSection::default() }
+    }
+
+    /// The same context with grade targeting (`[target]`).
+    pub fn with_target(self, target: TargetSection) -> Self {
+        Context { target, ..self }
+    }
+
+    /// The grade candidate `index` aims at under `[target]`: a draw from the shares with the
+    /// candidate's own seed.
+    pub fn target_grade(&self, index: u64) -> Grade {
+        let shares = self.target.shares;
+        let total: f64 = shares.iter().sum();
+        let mut x = seed::target_draw(self.master, K::ID.name(), &self.params_key, index) * total;
+        for (g, s) in Grade::ALL.iter().zip(shares) {
+            if x < s {
+                return *g;
+            }
+            x -= s;
+        }
+        // Rounding at the top end: the last grade with a share.
+        Grade::ALL.into_iter().zip(shares).rev().find(|(_, s)| *s > 0.0).map_or(Grade::Easy, |(g, _)| g)
     }
 
     /// The run's candidate at position `j` of this process's sequence.
@@ -61,8 +85,10 @@ pub struct Processed<K: Kind> {
     pub index: u64,
     /// The steering level it was generated with.
     pub steer: u8,
-    /// Repairs the generator made to reach a unique solution.
+    /// Repairs the generator made to reach a unique solution (in the variant kept).
     pub repairs: u32,
+    /// Variants made (grade targeting; 1 without it).
+    pub attempts: u32,
     pub outcome: Result<Accepted<K>, Reject>,
     pub times: StageTimes,
 }
@@ -81,21 +107,66 @@ pub fn process_steered<K: Kind>(
     log: Option<&mut Vec<LogEntry>>,
 ) -> Processed<K> {
     let steer = steer.min(K::STEER_LEVELS);
+    let params = &ctx.steered[steer as usize];
     let mut times = StageTimes::default();
-    let mut repairs = 0;
-    let outcome = run_stages(ctx, index, &ctx.steered[steer as usize], log, &mut times, &mut repairs);
-    Processed { index, steer, repairs, outcome, times }
+    if ctx.target.attempts == 0 {
+        let mut repairs = 0;
+        let outcome = run_stages(ctx, index, 0, params, log, &mut times, &mut repairs);
+        return Processed { index, steer, repairs, attempts: 1, outcome, times };
+    }
+    // Grade targeting, as Keen reaches its levels: variants until one has the target grade,
+    // else the accepted variant nearest it (the first of equals), else the last rejection.
+    let target = ctx.target_grade(index);
+    let mut best: Option<(u32, Accepted<K>)> = None;
+    let mut last_err = Reject::NoSolution;
+    let mut made = 0;
+    for attempt in 0..ctx.target.attempts {
+        made += 1;
+        let mut t = StageTimes::default();
+        let mut repairs = 0;
+        let outcome = run_stages(ctx, index, attempt, params, None, &mut t, &mut repairs);
+        times.generate += t.generate;
+        times.unique += t.unique;
+        times.rate += t.rate;
+        match outcome {
+            Ok(acc) => {
+                let hit = acc.grade == target;
+                if best.as_ref().is_none_or(|b| distance(acc.grade, target) < distance(b.1.grade, target)) {
+                    best = Some((repairs, acc));
+                }
+                if hit {
+                    break;
+                }
+            }
+            Err(r) => last_err = r,
+        }
+    }
+    match best {
+        Some((repairs, acc)) => {
+            if let Some(log) = log {
+                // The rater's log of the variant kept (replay): rate it again.
+                K::rate(&acc.puzzle, &acc.solution, Some(log));
+            }
+            Processed { index, steer, repairs, attempts: made, outcome: Ok(acc), times }
+        }
+        None => Processed { index, steer, repairs: 0, attempts: made, outcome: Err(last_err), times },
+    }
+}
+
+fn distance(a: Grade, b: Grade) -> usize {
+    a.index().abs_diff(b.index())
 }
 
 fn run_stages<K: Kind>(
     ctx: &Context<K>,
     index: u64,
+    attempt: u32,
     params: &K::Params,
     log: Option<&mut Vec<LogEntry>>,
     times: &mut StageTimes,
     repairs: &mut u32,
 ) -> Result<Accepted<K>, Reject> {
-    let mut rng = seed::candidate_rng(ctx.master, K::ID.name(), &ctx.params_key, index);
+    let mut rng = seed::attempt_rng(ctx.master, K::ID.name(), &ctx.params_key, index, attempt);
     let t = Instant::now();
     let generated = K::generate(params, &mut rng);
     times.generate = t.elapsed();

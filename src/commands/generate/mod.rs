@@ -222,7 +222,8 @@ pub fn generate<K: Kind>(
     req: &Request,
     resumed: Option<(OutDir, SavedRun)>,
 ) -> Result<ExitCode> {
-    let mut ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)));
+    let mut ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)))
+        .with_target(cfg.target_for(K::grading_size(&cfg.params)));
     ctx.shard = req.shard;
     let mut slot = None;
     let mut sink = match &resumed {

@@ -19,6 +19,7 @@ pub enum Tech {
     HiddenSingle,
     OneCellCage,
     LastCageCell,
+    CageDigits,
     CageCombination,
     NakedPair,
     HiddenPair,
@@ -39,6 +40,7 @@ impl Technique for Tech {
         Tech::HiddenSingle,
         Tech::OneCellCage,
         Tech::LastCageCell,
+        Tech::CageDigits,
         Tech::CageCombination,
         Tech::NakedPair,
         Tech::HiddenPair,
@@ -59,6 +61,7 @@ impl Technique for Tech {
             Tech::HiddenSingle => "hidden_single",
             Tech::OneCellCage => "one_cell_cage",
             Tech::LastCageCell => "last_cage_cell",
+            Tech::CageDigits => "cage_digits",
             Tech::CageCombination => "cage_combination",
             Tech::NakedPair => "naked_pair",
             Tech::HiddenPair => "hidden_pair",
@@ -76,7 +79,7 @@ impl Technique for Tech {
 
     fn level(self) -> u8 {
         match self {
-            Tech::NakedSingle | Tech::HiddenSingle | Tech::OneCellCage | Tech::LastCageCell => 1,
+            Tech::NakedSingle | Tech::HiddenSingle | Tech::OneCellCage | Tech::LastCageCell | Tech::CageDigits => 1,
             Tech::CageCombination | Tech::NakedPair | Tech::HiddenPair => 2,
             Tech::CageLine | Tech::NakedTriple | Tech::HiddenTriple | Tech::LineSum => 3,
             Tech::NakedQuad | Tech::HiddenQuad | Tech::XWing => 4,
@@ -94,6 +97,10 @@ impl Technique for Tech {
             Tech::OneCellCage => "an empty one-cell cage; always succeeds (its target is the digit)",
             Tech::LastCageCell => {
                 "a cage with one empty cell left; succeeds when one candidate completes the cage's operation"
+            }
+            Tech::CageDigits => {
+                "a cage with an empty cell; succeeds when a candidate of its cells appears in no tuple that meets \
+                 the operation and target, in any position (Keen's easy cage deduction: the cage's digits as a set)"
             }
             Tech::CageCombination => {
                 "a cage with an empty cell; succeeds when a candidate of its cells appears in no tuple that meets \
@@ -280,6 +287,25 @@ impl<'a> Position<'a> {
                 .cage_filter(k)
                 .filter(|(union, _)| union[i].count_ones() == 1)
                 .map(|(union, _)| Step::Place { cell: c, digit: union[i].trailing_zeros() as u8 });
+            t.record(found);
+        }
+    }
+
+    /// Keen's easy deduction: a cage's cells keep only the digits some tuple uses, wherever
+    /// in the cage (the position-aware form is `cage_combination`, level 2).
+    fn cage_digits(&self, t: &mut Tally<Step>) {
+        for k in 0..self.board.cells.len() {
+            let cells = &self.board.cells[k];
+            if cells.iter().all(|&c| self.placed[c]) {
+                continue;
+            }
+            let found = self.cage_filter(k).and_then(|(union, _)| {
+                let any = union.iter().fold(0, |a, &u| a | u);
+                cells
+                    .iter()
+                    .find(|&&c| !self.placed[c] && self.cand[c] & !any != 0)
+                    .map(|&c| Step::Remove { cells: vec![c], digits: self.cand[c] & !any })
+            });
             t.record(found);
         }
     }
@@ -472,6 +498,7 @@ impl Solving for Position<'_> {
             Tech::HiddenSingle => self.hidden_single(t),
             Tech::OneCellCage => self.one_cell_cage(t),
             Tech::LastCageCell => self.last_cage_cell(t),
+            Tech::CageDigits => self.cage_digits(t),
             Tech::CageCombination => self.cage_combination(t),
             Tech::NakedPair => self.naked_subset(2, t),
             Tech::HiddenPair => self.hidden_subset(2, t),
