@@ -39,9 +39,5 @@ if rows:
         v = sorted(float(r[k]) for r in rows)
         q = statistics.quantiles(v, n=4) if len(v) > 1 else [v[0]] * 3
         print(f"  {k}: min {v[0]:g}  quartiles {q[0]:.4g} {q[1]:.4g} {q[2]:.4g}  max {v[-1]:g}")
-    bands = {}
-    for r in rows:
-        bands[r["ratio_band"]] = bands.get(r["ratio_band"], 0) + 1
-    print("  ratio_band:", bands)
 PY
 done

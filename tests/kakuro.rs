@@ -191,7 +191,7 @@ fn kakuro_books_are_identical_across_thread_counts() {
     }
     assert!(outs[0] == outs[2] && outs[1] == outs[3]);
     let text = String::from_utf8(outs.swap_remove(0)).unwrap();
-    assert!(text.lines().next().unwrap().ends_with("white_per_run,white_per_run_adjusted,ratio_band"));
+    assert!(text.lines().next().unwrap().ends_with("white_per_run,white_per_run_adjusted"));
     // Every puzzle of the book is unique by the simple solver, and `rate` reads the book back.
     let mut puzzles = Vec::new();
     for rec in csv::Reader::from_reader(text.as_bytes()).records() {
@@ -280,4 +280,58 @@ fn solve_and_rate_read_boards_past_the_generator_cap() {
     // generate keeps its cap.
     let o = run(&["--kind", "kakuro", "generate", "--rows", "40", "--cols", "40", "--count", "1"], None);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn grades_agree_with_publishers_on_the_size_free_scale() {
+    // The 20 publisher-graded Kakuros (Kakuro Conquest and Nikoli, 5x5 to 14x22 with the
+    // border): `rate` grades each on steps / white cells^2, one set of thresholds for every
+    // size; the grade must order the publisher's levels (pairs from the same publisher) with
+    // gamma >= 0.85, and the difficulty itself too.
+    let text = common::read_data("kakuro/graded/publisher.jsonl");
+    let mut input = String::new();
+    let mut refs = Vec::new();
+    for line in text.lines() {
+        let d: serde_json::Value = serde_json::from_str(line).unwrap();
+        input.push_str(&d["puzzle"].to_string());
+        input.push('\n');
+        let publisher = d["id"].as_str().unwrap().split('-').next().unwrap().to_string();
+        let whites = d["puzzle"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+            .filter(|c| *c == ".")
+            .count();
+        refs.push((publisher, d["level_rank"].as_u64().unwrap(), whites as f64));
+    }
+    let o = run(&["--kind", "kakuro", "rate"], Some(&input));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let mut rd = csv::Reader::from_reader(out.as_bytes());
+    let order = |g: &str| ["easy", "medium", "hard", "expert"].iter().position(|x| *x == g).unwrap() as f64;
+    let rows: Vec<(f64, f64)> = rd
+        .records()
+        .map(|r| r.unwrap())
+        .zip(&refs)
+        .map(|(r, (_, _, w))| (order(&r[1]), r[2].parse::<f64>().unwrap() / (w * w)))
+        .collect();
+    assert_eq!(rows.len(), 20);
+    let gamma = |score: &dyn Fn(usize) -> f64| {
+        let (mut c, mut d) = (0.0, 0.0);
+        for i in 0..refs.len() {
+            for j in 0..refs.len() {
+                if refs[i].0 == refs[j].0 && refs[i].1 < refs[j].1 {
+                    let (a, b) = (score(i), score(j));
+                    c += (a < b) as u8 as f64;
+                    d += (a > b) as u8 as f64;
+                }
+            }
+        }
+        (c - d) / (c + d)
+    };
+    let by_grade = gamma(&|i| rows[i].0);
+    let by_difficulty = gamma(&|i| rows[i].1);
+    assert!(by_grade >= 0.85, "grade gamma {by_grade}");
+    assert!(by_difficulty >= 0.85, "difficulty gamma {by_difficulty}");
 }

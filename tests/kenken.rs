@@ -205,6 +205,11 @@ fn kenken_books_are_identical_across_thread_counts() {
         outs.push(std::fs::read(dir.join("puzzles.csv")).unwrap());
     }
     assert!(outs[0] == outs[1]);
+    // Grade targeting is on at 5x5 ([target]): candidates made variants, and the replayed row
+    // below is the variant kept.
+    let cal: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("1").join("calibration.json")).unwrap()).unwrap();
+    assert!(cal["candidates"]["variants"].as_u64().unwrap() > 60, "{}", cal["candidates"]);
     let text = String::from_utf8(outs.swap_remove(0)).unwrap();
     // Every puzzle of the book is unique by the simple solver.
     for rec in csv::Reader::from_reader(text.as_bytes()).records() {
@@ -358,4 +363,61 @@ fn boards_beyond_keen_have_an_empty_keen_id() {
     // calibration.json says which thresholds graded the run: the 10×10 table.
     let cal: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("calibration.json")).unwrap()).unwrap();
     assert_eq!(cal["thresholds"]["source"], "[grades.size.10]");
+}
+
+#[test]
+fn calibrate_fits_every_size_of_a_mixed_reference_and_writes_them_all() {
+    // A reference of two sizes, labelled with our own grades: each size is fitted on its own
+    // puzzles (its steps are on another scale), the per-size table names both, the report draws
+    // one panel per size, and the written config holds both sizes' tables.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut reference = String::new();
+    for size in ["4", "7"] {
+        let dir = tmp.path().join(format!("b{size}"));
+        let args = ["--kind", "kenken", "generate", "--size", size, "--count", "160", "--seed", "2", "--quiet"];
+        let o = run(&[&args[..], &["--out", dir.to_str().unwrap()]].concat(), None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut rd = csv::Reader::from_path(dir.join("puzzles.csv")).unwrap();
+        for r in rd.records() {
+            let r = r.unwrap();
+            reference += &format!("{}\t{}\n", &r[8], &r[4]);
+        }
+    }
+    let refpath = tmp.path().join("ref.txt");
+    std::fs::write(&refpath, reference).unwrap();
+    let (report, cfg) = (tmp.path().join("report"), tmp.path().join("fitted.toml"));
+    let o = run(
+        &[
+            "--kind",
+            "kenken",
+            "calibrate",
+            "--quiet",
+            "--reference",
+            refpath.to_str().unwrap(),
+            "--levels",
+            "easy,medium,hard,expert",
+            "--holdout",
+            "0.3",
+            "--report",
+            report.to_str().unwrap(),
+            "--write-config",
+            cfg.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let table = out.split("per size").nth(1).expect("a per-size table");
+    for size in ["4", "7"] {
+        let row = table.lines().find(|l| l.split_whitespace().next() == Some(size)).expect("a row per size");
+        let gamma: f64 = row.split_whitespace().nth(6).unwrap().parse().unwrap();
+        assert!(gamma > 0.9, "size {size}: our own grades come back, {row}");
+    }
+    let svg = std::fs::read_to_string(report.join("sizes.svg")).unwrap();
+    assert!(svg.contains("4x4: gamma") && svg.contains("7x7: gamma"), "one panel per size");
+    assert!(report.join("size-4/report.md").exists() && report.join("size-7/report.md").exists());
+    let written: toml::Table = std::fs::read_to_string(&cfg).unwrap().parse().unwrap();
+    let sizes = written["grades"]["size"].as_table().unwrap();
+    assert!(sizes.contains_key("4") && sizes.contains_key("7"));
+    assert!(sizes["7"]["k1"].as_float().unwrap() > sizes["4"]["k1"].as_float().unwrap());
 }

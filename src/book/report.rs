@@ -214,72 +214,105 @@ fn technique_usage(r: &Report) -> Result<String> {
 }
 
 fn level_boxes(r: &Report, names: &[String], steps: &[Vec<f64>]) -> Result<String> {
-    let all: Vec<f64> = steps.iter().flatten().copied().collect();
-    let k = r.thresholds.k();
-    let lo = all.iter().copied().fold(k[0], f64::min).max(0.5) * 0.8;
-    let hi = all.iter().copied().fold(k[2], f64::max) * 1.2;
-    let n = names.len();
     svg((900, 480), |root| {
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Steps per reference level (box: quartiles; whiskers: 5th–95th percentile)", ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, (lo..hi).log_scale())
-            .map_err(plot_err)?;
-        let labels = names.to_vec();
-        chart
-            .configure_mesh()
-            .x_labels(n)
-            .x_label_formatter(&move |x| {
-                let i = x.round();
-                if (x - i).abs() < 0.01 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
-            .y_desc("steps (log scale)")
-            .x_desc("reference level")
-            .draw()
-            .map_err(plot_err)?;
-        for (i, xs) in steps.iter().enumerate() {
-            if xs.is_empty() {
-                continue;
-            }
-            let mut v = xs.clone();
-            v.sort_by(f64::total_cmp);
-            let q = |p: f64| v[((p * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
-            let x = i as f64;
-            let style = BLUE.stroke_width(2);
-            chart
-                .draw_series(std::iter::once(Rectangle::new([(x - 0.3, q(0.25)), (x + 0.3, q(0.75))], style)))
-                .map_err(plot_err)?;
-            chart
-                .draw_series([
-                    PathElement::new(vec![(x - 0.3, q(0.5)), (x + 0.3, q(0.5))], BLACK.stroke_width(3)),
-                    PathElement::new(vec![(x, q(0.05)), (x, q(0.25))], style),
-                    PathElement::new(vec![(x, q(0.75)), (x, q(0.95))], style),
-                ])
-                .map_err(plot_err)?;
-        }
-        for (i, &kv) in k.iter().enumerate() {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(-0.5, kv), (n as f64 - 0.5, kv)],
-                    THRESHOLD_COLOUR.stroke_width(2),
-                )))
-                .map_err(plot_err)?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    format!("k{}={kv:.0}", i + 1),
-                    (-0.45, kv),
-                    ("sans-serif", 13).into_font().color(&THRESHOLD_COLOUR),
-                )))
-                .map_err(plot_err)?;
+        level_panel(
+            &root,
+            "Steps per reference level (box: quartiles; whiskers: 5th–95th percentile)",
+            names,
+            steps,
+            r.thresholds.k(),
+        )
+    })
+}
+
+/// One panel of `size_panels`: its title, the reference level names, the steps of the puzzles
+/// at each level, and that size's thresholds.
+pub type Panel = (String, Vec<String>, Vec<Vec<f64>>, [f64; 3]);
+
+/// Steps against reference level, one panel per grid size (`calibrate` on several sizes): each
+/// panel the box plot of `level_boxes` with that size's thresholds.
+pub fn size_panels(panels: &[Panel]) -> Result<String> {
+    let cols = panels.len().clamp(1, 3);
+    let rows = panels.len().div_ceil(cols).max(1);
+    svg((420 * cols as u32, 320 * rows as u32), |root| {
+        let areas = root.split_evenly((rows, cols));
+        for ((title, names, steps, k), area) in panels.iter().zip(areas) {
+            level_panel(&area, title, names, steps, *k)?;
         }
         Ok(())
     })
+}
+
+fn level_panel(
+    area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    caption: &str,
+    names: &[String],
+    steps: &[Vec<f64>],
+    k: [f64; 3],
+) -> Result<()> {
+    let all: Vec<f64> = steps.iter().flatten().copied().collect();
+    let lo = all.iter().copied().fold(k[0], f64::min).max(0.5) * 0.8;
+    let hi = all.iter().copied().fold(k[2], f64::max) * 1.2;
+    let n = names.len();
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, (lo..hi).log_scale())
+        .map_err(plot_err)?;
+    let labels = names.to_vec();
+    chart
+        .configure_mesh()
+        .x_labels(n)
+        .x_label_formatter(&move |x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_desc("steps (log scale)")
+        .x_desc("reference level")
+        .draw()
+        .map_err(plot_err)?;
+    for (i, xs) in steps.iter().enumerate() {
+        if xs.is_empty() {
+            continue;
+        }
+        let mut v = xs.clone();
+        v.sort_by(f64::total_cmp);
+        let q = |p: f64| v[((p * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
+        let x = i as f64;
+        let style = BLUE.stroke_width(2);
+        chart
+            .draw_series(std::iter::once(Rectangle::new([(x - 0.3, q(0.25)), (x + 0.3, q(0.75))], style)))
+            .map_err(plot_err)?;
+        chart
+            .draw_series([
+                PathElement::new(vec![(x - 0.3, q(0.5)), (x + 0.3, q(0.5))], BLACK.stroke_width(3)),
+                PathElement::new(vec![(x, q(0.05)), (x, q(0.25))], style),
+                PathElement::new(vec![(x, q(0.75)), (x, q(0.95))], style),
+            ])
+            .map_err(plot_err)?;
+    }
+    for (i, &kv) in k.iter().enumerate() {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(-0.5, kv), (n as f64 - 0.5, kv)],
+                THRESHOLD_COLOUR.stroke_width(2),
+            )))
+            .map_err(plot_err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("k{}={kv:.0}", i + 1),
+                (-0.45, kv),
+                ("sans-serif", 13).into_font().color(&THRESHOLD_COLOUR),
+            )))
+            .map_err(plot_err)?;
+    }
+    Ok(())
 }
 
 /// Write `report.md` and its SVGs into `dir`, each file atomically.

@@ -215,7 +215,10 @@ pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result
         }
         let r = rated.rating;
         let mut row = vec![
-            cfg.thresholds_for(K::puzzle_size(&p)).grade(r.steps, r.hardest_level).name().to_string(),
+            cfg.thresholds_for(K::puzzle_size(&p))
+                .grade(K::difficulty(&p, r.steps), r.hardest_level)
+                .name()
+                .to_string(),
             format!("{:.2}", round_steps(r.steps)),
             r.hardest_level.to_string(),
             K::givens(&p).to_string(),

@@ -128,6 +128,13 @@ pub trait Kind: Send + Sync + Sized + 'static {
     /// The kind's validated generation parameters.
     type Params: Clone + Send + Sync + Serialize + serde::de::DeserializeOwned + std::fmt::Debug;
 
+    /// The number the grade thresholds apply to: the step count, or for a kind whose step
+    /// count grows with the board beyond what the size explains (Kakuro, any shape), a
+    /// size-free form of it.
+    fn difficulty(_p: &Self::Puzzle, steps: f64) -> f64 {
+        steps
+    }
+
     /// The kind's own flags of `generate` and `replay` (e.g. `--size`), declared here and added
     /// to the command line by `cli`. A flag id two kinds share must have the same value type.
     fn flags() -> Vec<clap::Arg> {

@@ -189,7 +189,7 @@ fn run_stages<K: Kind>(
     if !rated.solved {
         return Err(Reject::RatingIncomplete);
     }
-    let grade = ctx.thresholds.grade(rated.rating.steps, rated.rating.hardest_level);
+    let grade = ctx.thresholds.grade(K::difficulty(&puzzle, rated.rating.steps), rated.rating.hardest_level);
     let canonical = K::canonical(&puzzle, &solution);
     Ok(Accepted { puzzle, solution, rating: rated.rating, grade, canonical })
 }

@@ -11,6 +11,7 @@
 //! rate every puzzle → seeded fit/holdout split → fit → measure → print and write (`output`).
 
 mod output;
+mod per_size;
 mod stats;
 
 pub use stats::{gamma_of_table, spearman, tau_b_of_table};
@@ -189,7 +190,8 @@ fn resolve_levels<P>(given: Option<Vec<String>>, entries: &[Entry<P>]) -> Result
     }
 }
 
-/// One reference puzzle rated: its level, steps, hardest level and technique usage.
+/// One reference puzzle rated: its level, steps (`Kind::difficulty`: the size-free form for
+/// Kakuro), hardest level and technique usage.
 fn rate_one<K: Kind>(p: &K::Puzzle, label: &str, levels: &[String]) -> Result<(Item, Vec<u32>), String> {
     let level = levels
         .iter()
@@ -200,7 +202,7 @@ fn rate_one<K: Kind>(p: &K::Puzzle, label: &str, levels: &[String]) -> Result<(I
     if !rated.solved {
         return Err("the rater could not finish this puzzle".into());
     }
-    Ok(((level, rated.rating.steps, rated.rating.hardest_level), rated.rating.usage))
+    Ok(((level, K::difficulty(p, rated.rating.steps), rated.rating.hardest_level), rated.rating.usage))
 }
 
 /// Rate every reference puzzle in parallel and split them, seeded, into fit and held-out parts.
@@ -308,6 +310,12 @@ pub fn calibrate<K: Kind>(cfg: &RunConfig<K::Params>, a: Args) -> Result<ExitCod
     let levels = resolve_levels(a.levels.clone(), &entries)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(a.seed);
     let (split, bad_puzzles) = rate_and_split::<K>(&entries, &levels, a.holdout, &mut rng)?;
+    let exit = if bad_lines || bad_puzzles { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let sizes: std::collections::BTreeSet<usize> = split.sizes.iter().flatten().copied().collect();
+    if sizes.len() > 1 {
+        per_size::calibrate::<K>(cfg, &a, &levels, &split, &sizes, &mut rng)?;
+        return Ok(exit);
+    }
     let thresholds = fit_thresholds(&a, levels.len(), split.fit())?;
     let agreement = Agreement::measure(levels.len(), split.test(), &thresholds, &mut rng);
     let out = output::Outputs { args: &a, levels: &levels, split: &split, thresholds, agreement: &agreement };
@@ -321,5 +329,5 @@ pub fn calibrate<K: Kind>(cfg: &RunConfig<K::Params>, a: Args) -> Result<ExitCod
     if let Some(path) = a.write_config {
         out.write_config::<K>(cfg, path)?;
     }
-    Ok(if bad_lines || bad_puzzles { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(exit)
 }

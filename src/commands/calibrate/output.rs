@@ -21,6 +21,18 @@ pub(super) struct Outputs<'a> {
     pub agreement: &'a Agreement,
 }
 
+/// A `[grades]` table of fitted thresholds: k1, k2, k3 and level_floor.
+pub(super) fn threshold_table(t: &Thresholds) -> toml::Table {
+    let [k1, k2, k3] = t.k();
+    let mut fitted = toml::Table::new();
+    fitted.insert("k1".into(), k1.into());
+    fitted.insert("k2".into(), k2.into());
+    fitted.insert("k3".into(), k3.into());
+    let floor = t.floor().iter().map(|&f| toml::Value::Integer(f as i64)).collect();
+    fitted.insert("level_floor".into(), toml::Value::Array(floor));
+    fitted
+}
+
 /// Steps of the puzzles at each reference level.
 fn level_steps(items: &[Item], levels: usize) -> Vec<Vec<f64>> {
     (0..levels).map(|l| items.iter().filter(|x| x.0 == l).map(|x| x.1).collect()).collect()
@@ -153,13 +165,7 @@ impl Outputs<'_> {
     /// kept too).
     pub fn write_config<K: Kind>(&self, cfg: &RunConfig<K::Params>, path: &Path) -> Result<()> {
         let mut table = cfg.table.clone();
-        let [k1, k2, k3] = self.thresholds.k();
-        let mut fitted = toml::Table::new();
-        fitted.insert("k1".into(), k1.into());
-        fitted.insert("k2".into(), k2.into());
-        fitted.insert("k3".into(), k3.into());
-        let floor = self.thresholds.floor().iter().map(|&f| toml::Value::Integer(f as i64)).collect();
-        fitted.insert("level_floor".into(), toml::Value::Array(floor));
+        let fitted = threshold_table(&self.thresholds);
         let grades = table.entry("grades").or_insert_with(|| toml::Table::new().into());
         let grades = grades.as_table_mut().context("[grades] is a table")?;
         let one_size =

@@ -47,14 +47,6 @@ pub const MAX_SIDE: usize = 30;
 /// 1000×1000 board is about 10 MB of state); lines over 1 MB are refused before anyway.
 pub const MAX_READ_SIDE: usize = 1000;
 
-/// Bands of the adjusted white-cells-per-run measure, as labels in the book: below the first
-/// value "easy", then "medium", "hard", at or above the last "expert". The published method
-/// defines the measure, but its band values are not available to us; these are the quartiles
-/// of the adjusted measure over 10,468 generated 8×10 puzzles (`generate --kind kakuro --count
-/// 12000 --seed 7`), so a label says where a puzzle stands among ours by that measure. The
-/// deductions are per run, so larger boards score lower (15×15: quartiles 0.12, 0.26, 0.36).
-pub const RATIO_BANDS: [f64; 3] = [0.9333, 1.0333, 1.1333];
-
 impl Kakuro {
     /// The published measures: white cells ÷ runs, and the same less 0.05 per run with a unique
     /// combination and less 0.1 per crossing forced by two such runs (their combinations share
@@ -77,16 +69,6 @@ impl Kakuro {
             })
             .count();
         (plain, plain - 0.05 * unique_runs as f64 - 0.1 * forced as f64)
-    }
-}
-
-/// The band label of an adjusted ratio (see `RATIO_BANDS`).
-pub fn ratio_band(adjusted: f64) -> &'static str {
-    match RATIO_BANDS.iter().filter(|&&b| adjusted >= b).count() {
-        0 => "easy",
-        1 => "medium",
-        2 => "hard",
-        _ => "expert",
     }
 }
 
@@ -232,8 +214,15 @@ impl Kind for KakuroKind {
             })
             .sum()
     }
+    /// Steps per white cell, per white cell: the size-free scale (config/kakuro.toml). Every
+    /// try of the ladder that finds nothing costs the situations it scanned, about one per white
+    /// cell, so the steps of a board grow as the white cells squared at equal difficulty.
+    fn difficulty(p: &Kakuro, steps: f64) -> f64 {
+        let w = p.cells.iter().filter(|c| matches!(c, Cell::White)).count().max(1) as f64;
+        steps / (w * w)
+    }
     fn extra_names() -> &'static [&'static str] {
-        &["rows", "cols", "white_cells", "runs", "white_per_run", "white_per_run_adjusted", "ratio_band"]
+        &["rows", "cols", "white_cells", "runs", "white_per_run", "white_per_run_adjusted"]
     }
     fn extra_values(p: &Kakuro, _s: &Grid) -> Vec<serde_json::Value> {
         let lay = Layout::new(p).expect("book puzzles have a valid layout");
@@ -246,7 +235,6 @@ impl Kind for KakuroKind {
             lay.runs.len().into(),
             round(plain).into(),
             round(adjusted).into(),
-            ratio_band(adjusted).into(),
         ]
     }
 }
