@@ -171,6 +171,8 @@ pub enum Command {
     /// Fit grade thresholds k1<k2<k3 to labelled reference puzzles and print the agreement.
     Calibrate {
         /// Reference file: one puzzle per line, then its label (tab-separated, else comma).
+        /// KenKen puzzles of several grid sizes are fitted and measured size by size, with a
+        /// per-size table at the end. Kakuro is fitted on steps / white cells^2.
         #[arg(long)]
         reference: PathBuf,
         /// The labels in order, easiest first (known for the reference files in ../shared/data).
@@ -193,15 +195,18 @@ pub enum Command {
         /// puzzle is at least medium / hard / expert), by Kendall's tau-b on the fit part.
         #[arg(long)]
         floor: bool,
-        /// Write a config file with the fitted thresholds (the other settings as used).
+        /// Write a config file with the fitted thresholds (the other settings as used): in
+        /// `[grades.size.N]` for every KenKen size fitted, else in `[grades]`.
         #[arg(long, value_name = "FILE")]
         write_config: Option<PathBuf>,
         /// Write one CSV row per reference puzzle (line, level, steps, hardest level, our grade,
-        /// held out or not), for side-by-side comparisons and plots.
+        /// held out or not; and its size when fitted by size), for side-by-side comparisons.
         #[arg(long, value_name = "FILE")]
         dump: Option<PathBuf>,
         /// Write report.md with SVG plots (steps per grade with the thresholds, steps per
-        /// reference level, technique usage per grade) into this directory.
+        /// reference level, technique usage per grade) into this directory; fitted by size, one
+        /// such report per size (size-N/) and report.md with the per-size table and sizes.svg
+        /// (steps per reference level, one panel per size).
         #[arg(long, value_name = "DIR")]
         report: Option<PathBuf>,
     },

@@ -384,6 +384,7 @@ fn calibrate_fits_every_size_of_a_mixed_reference_and_writes_them_all() {
         }
     }
     let refpath = tmp.path().join("ref.txt");
+    let reference_lines = reference.lines().count();
     std::fs::write(&refpath, reference).unwrap();
     let (report, cfg) = (tmp.path().join("report"), tmp.path().join("fitted.toml"));
     let o = run(
@@ -402,10 +403,15 @@ fn calibrate_fits_every_size_of_a_mixed_reference_and_writes_them_all() {
             report.to_str().unwrap(),
             "--write-config",
             cfg.to_str().unwrap(),
+            "--dump",
+            tmp.path().join("dump.csv").to_str().unwrap(),
         ],
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
+    let dump = std::fs::read_to_string(tmp.path().join("dump.csv")).unwrap();
+    assert!(dump.starts_with("line,size,level,steps,hardest_level,grade,held_out\n"), "{dump}");
+    assert_eq!(dump.lines().count(), reference_lines + 1);
     let out = stdout(&o);
     let table = out.split("per size").nth(1).expect("a per-size table");
     for size in ["4", "7"] {

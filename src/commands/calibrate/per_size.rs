@@ -111,6 +111,38 @@ pub(super) fn calibrate<K: Kind>(
     if let Some(path) = a.write_config {
         write_config::<K>(cfg, a, &fits, path)?;
     }
+    if let Some(path) = a.dump {
+        write_dump(levels, &fits, path)?;
+    }
+    Ok(())
+}
+
+/// `--dump`: one CSV row per reference puzzle in input order, graded by its size's fit (empty
+/// grade where the size was not fitted).
+fn write_dump(levels: &[String], fits: &[SizeFit], path: &std::path::Path) -> Result<()> {
+    let mut rows = Vec::new();
+    for f in fits {
+        let t = f.fitted.as_ref().ok().map(|x| x.0);
+        for (i, &(l, st, h)) in f.split.items.iter().enumerate() {
+            let grade = t.map(|t| t.grade(st, h).name().to_string()).unwrap_or_default();
+            rows.push((f.split.lines[i], f.size, levels[l].clone(), st, h, grade, i < f.split.n_test));
+        }
+    }
+    rows.sort_by_key(|r| r.0);
+    let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    w.write_record(["line", "size", "level", "steps", "hardest_level", "grade", "held_out"])?;
+    for (line, size, level, st, h, grade, held) in rows {
+        w.write_record([
+            line.to_string(),
+            size.to_string(),
+            level,
+            format!("{st:.2}"),
+            h.to_string(),
+            grade,
+            (held as u8).to_string(),
+        ])?;
+    }
+    w.flush()?;
     Ok(())
 }
 
