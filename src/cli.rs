@@ -12,6 +12,35 @@ pub enum CalibrationMethod {
     Midpoint,
     Quantile,
 }
+
+/// `book --per-page`: 1, 2, 4 or 6.
+fn per_page(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n @ (1 | 2 | 4 | 6)) => Ok(n),
+        _ => Err(format!("{s:?}: puzzles per page are 1, 2, 4 or 6")),
+    }
+}
+
+/// A grade named on the command line (`book --grade`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GradeArg {
+    Easy,
+    Medium,
+    Hard,
+    Expert,
+}
+
+impl GradeArg {
+    pub fn grade(self) -> crate::grade::Grade {
+        use crate::grade::Grade;
+        match self {
+            GradeArg::Easy => Grade::Easy,
+            GradeArg::Medium => Grade::Medium,
+            GradeArg::Hard => Grade::Hard,
+            GradeArg::Expert => Grade::Expert,
+        }
+    }
+}
 use std::path::PathBuf;
 
 /// Mass-produces seeded, uniquely solvable, strategy-graded logic puzzles as puzzle books.
@@ -157,6 +186,43 @@ pub enum Command {
         /// Replace the finished book in --out (kept whole until the new one is complete).
         #[arg(long)]
         force: bool,
+    },
+    /// Print a book folder (from generate or merge) as a PDF book ready for print-on-demand, or
+    /// as one SVG per puzzle and per solution: a title and contents page, one section per grade,
+    /// numbered puzzles with their ids, solutions at the back, the font embedded. The kind comes
+    /// from the folder (--kind and --config are not used); the same folder and flags give the
+    /// same bytes.
+    Book {
+        /// The book folder (its puzzles.jsonl and manifest.json).
+        #[arg(long = "in", value_name = "DIR")]
+        input: PathBuf,
+        /// FILE.pdf for a PDF book; DIR/ (ending in /, or an existing folder) for SVG files.
+        #[arg(long, value_name = "FILE.pdf|DIR/")]
+        out: PathBuf,
+        /// Grades to print, each a section in the order given (repeat the flag, or
+        /// easy,hard); default: all four, easy to expert.
+        #[arg(long = "grade", value_name = "GRADE", value_delimiter = ',')]
+        grades: Vec<crate::cli::GradeArg>,
+        /// Page size.
+        #[arg(long, value_enum, default_value = "6x9")]
+        trim: crate::print::layout::Trim,
+        /// Puzzles per page: 1, 2, 4 or 6 (fewer, with a note, where the largest grid's clues
+        /// would be set under 6 pt, 9 pt with --large-print).
+        #[arg(long, default_value_t = 2, value_parser = per_page)]
+        per_page: usize,
+        /// Large print: bigger grids, digits, text and margins.
+        #[arg(long)]
+        large_print: bool,
+        /// Solutions at the back (smaller, several a page), or none.
+        #[arg(long, value_enum, default_value = "back")]
+        solutions: crate::print::layout::Solutions,
+        /// The book's title, on the contents page and in every running head.
+        #[arg(long, default_value = "Puzzles")]
+        title: String,
+        /// Add 0.125 in of bleed at the outside edge, top and bottom (the PDF's trim box marks
+        /// the trim).
+        #[arg(long)]
+        bleed: bool,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
     Rate {

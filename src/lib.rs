@@ -15,6 +15,7 @@ pub mod config;
 pub mod grade;
 pub mod kinds;
 pub mod pipeline;
+pub mod print;
 pub mod rate;
 pub mod seed;
 

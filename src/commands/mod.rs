@@ -1,6 +1,7 @@
 //! The commands, written once over `K: Kind`; `run` picks the kind through the registry
 //! (`KindId::visit`), so adding a kind adds nothing here.
 
+mod book;
 pub mod calibrate;
 mod generate;
 mod lines;
@@ -26,6 +27,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
     if let Command::Merge { dirs, out, force } = &cli.command {
         return merge::merge(dirs, out, *force, cli.quiet);
+    }
+    if let Command::Book { input, out, grades, trim, per_page, large_print, solutions, title, bleed } = cli.command {
+        let options = crate::print::layout::Options { trim, per_page, large_print, solutions, title, bleed };
+        let grades = grades.into_iter().map(|g| g.grade()).collect();
+        return book::book(book::Args { input, out, grades, options, quiet: cli.quiet });
     }
     let (cli, saved) = resume_command_line(cli)?;
     cli.kind.visit(Run(cli, saved))
@@ -210,7 +216,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             };
             generate::generate::<K>(&cfg, &ids()?, &req, resumed)
         }
-        Command::Merge { .. } => unreachable!("merge is run before a kind is chosen"),
+        Command::Merge { .. } | Command::Book { .. } => unreachable!("merge and book run before a kind is chosen"),
         Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
         Command::Replay { seed, index, steer } => {

@@ -181,6 +181,10 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn puzzle_size(_p: &Self::Puzzle) -> Option<usize> {
         None
     }
+    /// Draw the puzzle for print (`book`), in cell units: the grid and its clues, and with
+    /// `digits` (row-major, as `print::solution_digits` reads a book record's solution) the
+    /// solution. Text elements carry a class and their cell (see `print::Drawing::text`).
+    fn draw(p: &Self::Puzzle, digits: crate::print::Digits) -> crate::print::Drawing;
     /// Names of the kind's extra book columns, after the technique usage columns.
     fn extra_names() -> &'static [&'static str] {
         &[]

@@ -4,6 +4,7 @@
 //! fill, and uniqueness guaranteed by the combination-table counter with digit repair.
 
 pub mod canonical;
+pub mod draw;
 pub mod steer;
 pub mod generate;
 pub mod notation;
@@ -220,6 +221,9 @@ impl Kind for KakuroKind {
     fn difficulty(p: &Kakuro, steps: f64) -> f64 {
         let w = p.cells.iter().filter(|c| matches!(c, Cell::White)).count().max(1) as f64;
         steps / (w * w)
+    }
+    fn draw(p: &Kakuro, digits: crate::print::Digits) -> crate::print::Drawing {
+        draw::draw(p, digits)
     }
     fn extra_names() -> &'static [&'static str] {
         &["rows", "cols", "white_cells", "runs", "white_per_run", "white_per_run_adjusted"]

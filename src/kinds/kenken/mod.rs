@@ -3,6 +3,7 @@
 //! most demanding that fits, and uniqueness guaranteed by the counter with cage repair.
 
 pub mod canonical;
+pub mod draw;
 pub mod steer;
 pub mod generate;
 pub mod notation;
@@ -291,6 +292,9 @@ impl Kind for KenKenKind {
     }
     fn puzzle_size(p: &KenKen) -> Option<usize> {
         Some(p.size as usize)
+    }
+    fn draw(p: &KenKen, digits: crate::print::Digits) -> crate::print::Drawing {
+        draw::draw(p, digits)
     }
     fn extra_names() -> &'static [&'static str] {
         &["size", "cages", "keen_id"]

@@ -4,6 +4,7 @@
 
 mod band_tables;
 pub mod canonical;
+pub mod draw;
 pub mod steer;
 pub mod generate;
 pub mod geometry;
@@ -105,6 +106,9 @@ impl Kind for Sudoku {
     }
     fn canonical(p: &Self::Puzzle, s: &Self::Solution) -> u128 {
         canonical::canonical_key(p, s)
+    }
+    fn draw(p: &Grid, digits: crate::print::Digits) -> crate::print::Drawing {
+        draw::draw(p, digits)
     }
     fn givens(p: &Grid) -> usize {
         p.iter().filter(|&&d| d != 0).count()

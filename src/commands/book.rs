@@ -1,0 +1,186 @@
+//! `book`: a generated (or merged) book folder printed as one PDF, or as one SVG per puzzle and
+//! per solution. The kind comes from the folder's manifest; each kind draws its own grid
+//! (`Kind::draw`), `print::layout` places the grids on pages and `print::pdf` writes the PDF.
+
+use crate::book::atomic::AtomicFile;
+use crate::config::UsageError;
+use crate::grade::Grade;
+use crate::kinds::{Kind, KindId, KindVisitor};
+use crate::print::layout::{self, Item, Options, Section};
+use crate::print::{self, Drawing};
+use anyhow::{Context as _, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub struct Args {
+    pub input: PathBuf,
+    pub out: PathBuf,
+    pub grades: Vec<Grade>,
+    pub options: Options,
+    pub quiet: bool,
+}
+
+/// One record of the book, as `book` needs it.
+struct Record {
+    line: usize,
+    id: String,
+    grade: Grade,
+    puzzle: String,
+    solution: serde_json::Value,
+}
+
+pub fn book(a: Args) -> Result<ExitCode> {
+    let svg_dir = a.out.as_os_str().to_string_lossy().ends_with('/') || a.out.is_dir();
+    if !svg_dir && a.out.extension().is_none_or(|e| !e.eq_ignore_ascii_case("pdf")) {
+        return Err(UsageError(format!(
+            "--out {}: give a file ending in .pdf for a PDF book, or a folder ending in / for SVG files",
+            a.out.display()
+        ))
+        .into());
+    }
+    let manifest_path = a.input.join("manifest.json");
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(&manifest_path).map_err(|e| UsageError(format!("--in {}: {e}", manifest_path.display())))?,
+    )
+    .map_err(|e| UsageError(format!("{}: {e}", manifest_path.display())))?;
+    let name = manifest["kind"].as_str().unwrap_or_default().to_string();
+    let kind = KindId::ALL
+        .iter()
+        .copied()
+        .find(|k| k.name() == name)
+        .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", manifest_path.display())))?;
+    struct Go(Args, bool);
+    impl KindVisitor for Go {
+        type Output = Result<ExitCode>;
+        fn visit<K: Kind>(self) -> Result<ExitCode> {
+            print_book::<K>(self.0, self.1)
+        }
+    }
+    kind.visit(Go(a, svg_dir))
+}
+
+fn read_records(dir: &Path) -> Result<Vec<Record>> {
+    let path = dir.join("puzzles.jsonl");
+    let f = std::fs::File::open(&path).map_err(|e| UsageError(format!("--in {}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+        let line = line.with_context(|| format!("{}: line {}", path.display(), i + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |what: &str| UsageError(format!("{}: line {}: {what}", path.display(), i + 1));
+        let v: serde_json::Value = serde_json::from_str(&line).map_err(|e| bad(&e.to_string()))?;
+        let grade = v["grade"].as_str().and_then(|g| Grade::ALL.into_iter().find(|x| x.name() == g));
+        let puzzle = match &v["puzzle"] {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Null => return Err(bad("no puzzle").into()),
+            other => other.to_string(),
+        };
+        out.push(Record {
+            line: i + 1,
+            id: v["id"].as_str().ok_or_else(|| bad("no id"))?.to_string(),
+            grade: grade.ok_or_else(|| bad("no grade"))?,
+            puzzle,
+            solution: v["solution"].clone(),
+        });
+    }
+    Ok(out)
+}
+
+fn bar(len: u64, quiet: bool, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    if quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        let t = format!("{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {what}");
+        bar.set_style(ProgressStyle::with_template(&t).expect("valid template"));
+    }
+    bar
+}
+
+fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
+    let records = read_records(&a.input)?;
+    let grades: Vec<Grade> = if a.grades.is_empty() { Grade::ALL.to_vec() } else { a.grades.clone() };
+    let chosen: Vec<&Record> = grades.iter().flat_map(|g| records.iter().filter(move |r| r.grade == *g)).collect();
+    if chosen.is_empty() {
+        return Err(UsageError(format!(
+            "--in {}: no puzzle of grade {} in the book",
+            a.input.display(),
+            grades.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+        ))
+        .into());
+    }
+    let drawn: Vec<(Drawing, Drawing)> = chosen
+        .par_iter()
+        .map(|r| {
+            let p = K::parse(&r.puzzle).map_err(|e| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line))?;
+            let digits = print::solution_digits(&r.solution)
+                .map_err(|e| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line))?;
+            Ok((K::draw(&p, None), K::draw(&p, Some(&digits))))
+        })
+        .collect::<Result<_>>()?;
+    if svg_dir {
+        return write_svgs(&a, &chosen, drawn);
+    }
+    let mut sections: Vec<Section> = Vec::new();
+    for (k, (r, (puzzle, solution))) in chosen.iter().zip(drawn).enumerate() {
+        let item = Item { number: k + 1, id: r.id.clone(), puzzle, solution };
+        match sections.last_mut() {
+            Some(s) if s.name == r.grade.name() => s.items.push(item),
+            _ => sections.push(Section { name: r.grade.name().to_string(), items: vec![item] }),
+        }
+    }
+    let (pages, per, smallest) = layout::pages(&a.options, &sections);
+    let floor = if a.options.large_print { layout::MIN_TEXT_LARGE } else { layout::MIN_TEXT };
+    if per < a.options.per_page {
+        eprintln!(
+            "note: {per} grid(s) a page instead of {}: with more, the clues would be set under {floor} pt",
+            a.options.per_page
+        );
+    }
+    if smallest < floor {
+        eprintln!(
+            "note: the largest grid's clues come out at {smallest:.1} pt even one to a page, under the {floor} pt \
+             that reads well: a larger --trim prints them bigger"
+        );
+    }
+    let progress = bar(pages.len() as u64, a.quiet, "pages");
+    let pdf = print::pdf::render(&pages, &a.options.title, || progress.inc(1))?;
+    progress.finish_and_clear();
+    let (dir, file) = split_path(&a.out)?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    AtomicFile::write_all(&dir, &file, &pdf).with_context(|| format!("writing {}", a.out.display()))?;
+    eprintln!("wrote {} ({} puzzles, {} pages)", a.out.display(), chosen.len(), pages.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn split_path(p: &Path) -> Result<(PathBuf, String)> {
+    let file = p.file_name().context("--out has no file name")?.to_string_lossy().into_owned();
+    let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    Ok((dir, file))
+}
+
+/// One SVG per puzzle (`<id>.svg`) and per solution (`<id>-solution.svg`), 28 pt a cell.
+fn write_svgs(a: &Args, chosen: &[&Record], drawn: Vec<(Drawing, Drawing)>) -> Result<ExitCode> {
+    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    let progress = bar(chosen.len() as u64, a.quiet, "puzzles");
+    chosen.par_iter().zip(drawn).try_for_each(|(r, (puzzle, solution))| -> Result<()> {
+        let name = r.id.replace(['/', '\\'], "_");
+        AtomicFile::write_all(&a.out, &format!("{name}.svg"), puzzle.to_svg(28.0, 0.25).as_bytes())?;
+        if a.options.solutions == layout::Solutions::Back {
+            AtomicFile::write_all(&a.out, &format!("{name}-solution.svg"), solution.to_svg(28.0, 0.25).as_bytes())?;
+        }
+        progress.inc(1);
+        Ok(())
+    })?;
+    progress.finish_and_clear();
+    eprintln!(
+        "wrote {} SVG files into {}",
+        chosen.len() * if a.options.solutions == layout::Solutions::Back { 2 } else { 1 },
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
