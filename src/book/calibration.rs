@@ -185,6 +185,15 @@ pub struct TimeSeconds {
     pub rate: f64,
     pub write: f64,
     pub wall: f64,
+    /// The candidate that took longest (all stages, all its variants), and its seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slowest_candidate: Option<Slowest>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Slowest {
+    pub index: u64,
+    pub seconds: f64,
 }
 
 /// A JSON object whose keys keep their order: written and read as `{"name": value, ...}`.

@@ -97,6 +97,9 @@ pub struct Stats {
     grades: [Counters; 4],
     all: Counters,
     times: StageTimes,
+    /// The slowest candidate so far: (seconds, index).
+    #[serde(default)]
+    slowest: Option<(f64, u64)>,
 }
 
 fn secs(d: Duration) -> f64 {
@@ -117,6 +120,7 @@ impl Stats {
             grades: std::array::from_fn(|_| c.clone()),
             all: c,
             times: StageTimes::default(),
+            slowest: None,
         }
     }
 
@@ -139,6 +143,10 @@ impl Stats {
         self.times.generate += p.times.generate;
         self.times.unique += p.times.unique;
         self.times.rate += p.times.rate;
+        let took = (p.times.generate + p.times.unique + p.times.rate).as_secs_f64();
+        if self.slowest.is_none_or(|(s, _)| took > s) {
+            self.slowest = Some((took, p.index));
+        }
         match (&p.outcome, reject) {
             (_, Some(reason)) => self.reject(reason),
             (Ok(acc), None) => {
@@ -163,6 +171,11 @@ impl Stats {
         self.times.generate += Duration::from_secs_f64(t.generate);
         self.times.unique += Duration::from_secs_f64(t.unique);
         self.times.rate += Duration::from_secs_f64(t.rate);
+        if let Some(w) = t.slowest_candidate {
+            if self.slowest.is_none_or(|(s, _)| w.seconds > s) {
+                self.slowest = Some((w.seconds, w.index));
+            }
+        }
     }
 
     /// One accepted puzzle read back from a book (`merge`): its grade, steps in centi-steps,
@@ -304,6 +317,9 @@ impl Stats {
                 rate: secs(self.times.rate),
                 write: secs(write),
                 wall: secs(wall),
+                slowest_candidate: self
+                    .slowest
+                    .map(|(s, index)| crate::book::calibration::Slowest { index, seconds: (s * 1e6).round() / 1e6 }),
             },
         })
     }

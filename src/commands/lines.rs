@@ -192,9 +192,16 @@ fn process_lines(
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// A puzzle whose count stopped at the solver's node budget (KenKen: `SOLVE_BUDGET`).
+const UNDECIDED: &str = "undecided: the solver stopped at its search budget (about 1 million nodes) before it \
+                         could tell whether the solution is unique";
+
 /// The one solution of a puzzle, or why there is not exactly one (`rate`, `calibrate`).
 pub(super) fn unique_solution<K: Kind>(p: &K::Puzzle) -> Result<K::Solution, String> {
     let solved = K::solve(p, 2);
+    if solved.undecided {
+        return Err(UNDECIDED.into());
+    }
     match (solved.count, solved.first) {
         (1, Some(s)) => Ok(s),
         (0, _) | (_, None) => Err("puzzle has no solution".into()),
@@ -233,6 +240,9 @@ pub fn solve<K: Kind>(_cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Resu
     process_lines(input, &header, |line| {
         let p = K::parse(line)?;
         let solved = K::solve(&p, 2);
+        if solved.undecided {
+            return Err(UNDECIDED.into());
+        }
         Ok(vec![solved.count.min(2).to_string(), solved.first.as_ref().map(K::solution_text).unwrap_or_default()])
     })
 }

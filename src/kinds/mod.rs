@@ -113,6 +113,8 @@ pub struct Generated<K: Kind> {
 pub struct Solved<S> {
     pub count: usize,
     pub first: Option<S>,
+    /// The search stopped at its node budget before `count` was decided.
+    pub undecided: bool,
 }
 
 /// One puzzle kind. Implementations are stateless apart from their validated parameters.

@@ -177,6 +177,9 @@ fn run_stages<K: Kind>(
     let t = Instant::now();
     let solved = K::solve(&puzzle, 2);
     times.unique = t.elapsed();
+    if solved.undecided {
+        return Err(Reject::Undecided);
+    }
     let solution = match (solved.count, solved.first) {
         (1, Some(s)) => s,
         (0, _) | (_, None) => return Err(Reject::NoSolution),

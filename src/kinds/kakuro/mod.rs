@@ -170,9 +170,9 @@ impl Kind for KakuroKind {
         match Layout::new(puzzle) {
             Ok(lay) => {
                 let found = solve::count_solutions(&lay, limit);
-                Solved { count: found.count, first: found.solutions.first().map(|s| lay.to_grid(s)) }
+                Solved { count: found.count, first: found.solutions.first().map(|s| lay.to_grid(s)), undecided: false }
             }
-            Err(_) => Solved { count: 0, first: None },
+            Err(_) => Solved { count: 0, first: None, undecided: false },
         }
     }
 

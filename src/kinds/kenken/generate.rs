@@ -10,7 +10,11 @@
 //! gets another operation that tells them apart, or loses that cell as a given (with the rest
 //! re-clued); each repair is counted.
 
-use super::solve::count_solutions;
+use super::solve::count_within;
+
+/// Search nodes one uniqueness count of the repair loop may take; past it the candidate is
+/// rejected as `undecided` (the rare candidate whose check would take seconds at 12×12).
+const GENERATE_BUDGET: u64 = 5_000;
 use super::{Cage, KenKen, KenKenParams};
 use crate::common::cage::Op;
 use crate::common::latin::random_latin_square;
@@ -216,7 +220,11 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let mut puzzle = KenKen { size: p.size, cages };
     let mut repairs = 0;
     loop {
-        let found = count_solutions(&puzzle, 2);
+        // The known solution's digits first: a second solution, if any, is met soon after.
+        let found = count_within(&puzzle, 2, GENERATE_BUDGET, Some(&solution));
+        if found.aborted {
+            return Err(Reject::Undecided);
+        }
         if found.count < 2 {
             break;
         }
@@ -259,7 +267,7 @@ mod tests {
                     assert!(cage.op.satisfied(cage.target, &digits_of(&cage.cells, &g.solution)), "{cage:?}");
                     assert_eq!(components(&cage.cells, size as usize).len(), 1, "cage not connected: {cage:?}");
                 }
-                unique += (count_solutions(&g.puzzle, 2).count == 1) as u32;
+                unique += (super::super::solve::count_solutions(&g.puzzle, 2).count == 1) as u32;
             }
             assert!(unique >= 19, "size {size}: {unique}/20 unique");
         }

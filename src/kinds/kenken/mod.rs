@@ -252,8 +252,8 @@ impl Kind for KenKenKind {
     }
 
     fn solve(puzzle: &KenKen, limit: usize) -> Solved<Grid> {
-        let f = solve::count_solutions(puzzle, limit);
-        Solved { count: f.count, first: f.first }
+        let f = solve::count_within(puzzle, limit, solve::SOLVE_BUDGET, None);
+        Solved { count: f.count, first: f.first, undecided: f.aborted }
     }
 
     fn rate(puzzle: &KenKen, solution: &Grid, log: Option<&mut Vec<LogEntry>>) -> Rated {

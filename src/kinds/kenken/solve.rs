@@ -59,10 +59,12 @@ enum CageFilter {
 }
 
 /// A cage's valid tuples, indexed so that filtering by candidates is a few word operations:
-/// `sets[(i * 16 + d) * words ..][..words]` is the set of tuples giving digit `d` to the cage's
-/// cell `i`. The tuples still possible under candidates `cand` are the AND over cells of the OR
-/// over each cell's candidates; a digit stays possible for a cell when its set meets them.
-/// This runs at every node of the search, where walking a list of tuples was 60% of the time.
+/// `sets[(i * words + w) * 16 + d]` is word `w` of the set of tuples giving digit `d` to the
+/// cage's cell `i` (the 16 digits of one word side by side, so that OR-ing a cell's candidates
+/// reads one cache line). The tuples still possible under candidates `cand` are the AND over
+/// cells of the OR over each cell's candidates; a digit stays possible for a cell when its set
+/// meets them. This runs at every node of the search, where walking a list of tuples was 60% of
+/// the time.
 struct TupleSets {
     words: usize,
     sets: Vec<u64>,
@@ -75,66 +77,83 @@ impl TupleSets {
         let mut sets = vec![0u64; len * 16 * words];
         for (t, tuple) in flat.chunks_exact(len.max(1)).enumerate() {
             for (i, &d) in tuple.iter().enumerate() {
-                sets[(i * 16 + d as usize) * words + t / 64] |= 1 << (t % 64);
+                sets[(i * words + t / 64) * 16 + d as usize] |= 1 << (t % 64);
             }
         }
         TupleSets { words, sets }
     }
 
-    fn set(&self, i: usize, d: u32) -> &[u64] {
-        let start = (i * 16 + d as usize) * self.words;
-        &self.sets[start..start + self.words]
+    /// Word `w` of cell `i`'s tuple sets, all 16 digits.
+    #[inline]
+    fn digits(&self, i: usize, w: usize) -> &[u64] {
+        let start = (i * self.words + w) * 16;
+        &self.sets[start..start + 16]
     }
 
-    /// Fill `union` with the digits each cell keeps; the tuples still alive go to `alive`.
-    /// False when none is.
-    fn filter(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64]) -> bool {
-        alive.fill(!0);
-        let mut any = 0u64;
-        for (i, &c) in cells.iter().enumerate() {
-            let mut m = cand[c] & !1;
-            let mut or = [0u64; 64];
-            let or = &mut or[..self.words.min(64)];
-            if self.words > 64 {
-                // Very large cages: fold word by word.
+    /// Fill `union` with the digits each cell keeps; the tuples still alive go to `alive`, and
+    /// the indices of its non-zero words to `live` (in order). False when no tuple is alive.
+    ///
+    /// Cells are taken fewest candidates first and each later cell only looks at the words
+    /// still alive: once a narrow cell has cut the set down, the wide ones cost little.
+    fn filter(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64], live: &mut Vec<u32>) -> bool {
+        let mut order = [0usize; MAX_CELLS];
+        let order = &mut order[..cells.len()];
+        for (k, o) in order.iter_mut().enumerate() {
+            *o = k;
+        }
+        order.sort_by_key(|&i| (cand[cells[i]] & !1).count_ones());
+        live.clear();
+        for (step, &i) in order.iter().enumerate() {
+            let m = cand[cells[i]] & !1;
+            let or_of = |w: usize| {
+                let ds = self.digits(i, w);
+                let mut x = 0u64;
+                let mut mm = m;
+                while mm != 0 {
+                    x |= ds[mm.trailing_zeros() as usize];
+                    mm &= mm - 1;
+                }
+                x
+            };
+            if step == 0 {
                 for (w, a) in alive.iter_mut().enumerate() {
-                    let mut x = 0u64;
-                    let mut mm = m;
-                    while mm != 0 {
-                        let d = mm.trailing_zeros();
-                        mm &= mm - 1;
-                        x |= self.set(i, d)[w];
+                    *a = or_of(w);
+                    if *a != 0 {
+                        live.push(w as u32);
                     }
-                    *a &= x;
                 }
-                continue;
+            } else {
+                live.retain(|&w| {
+                    let a = &mut alive[w as usize];
+                    *a &= or_of(w as usize);
+                    *a != 0
+                });
             }
-            while m != 0 {
-                let d = m.trailing_zeros();
-                m &= m - 1;
-                for (o, &x) in or.iter_mut().zip(self.set(i, d)) {
-                    *o |= x;
-                }
+            if live.is_empty() {
+                return false;
             }
-            for (a, &o) in alive.iter_mut().zip(or.iter()) {
-                *a &= o;
-            }
-        }
-        for &a in alive.iter() {
-            any |= a;
-        }
-        if any == 0 {
-            return false;
         }
         for (i, &c) in cells.iter().enumerate() {
             let mut m = cand[c] & !1;
-            while m != 0 {
-                let d = m.trailing_zeros();
-                m &= m - 1;
-                if self.set(i, d).iter().zip(alive.iter()).any(|(&x, &a)| x & a != 0) {
-                    union[i] |= 1 << d;
+            let mut seen = 0u64;
+            // One pass over the live words: the digits of cell i some live tuple gives it.
+            for &w in live.iter() {
+                let ds = self.digits(i, w as usize);
+                let a = alive[w as usize];
+                let mut mm = m;
+                while mm != 0 {
+                    let d = mm.trailing_zeros() as usize;
+                    mm &= mm - 1;
+                    if ds[d] & a != 0 {
+                        seen |= 1 << d;
+                    }
+                }
+                m &= !(seen as u16);
+                if m == 0 {
+                    break;
                 }
             }
+            union[i] |= seen as u16;
         }
         true
     }
@@ -261,7 +280,8 @@ impl<'a> Board<'a> {
                     big.resize(sets.words, 0);
                     &mut big
                 };
-                if !sets.filter(cells, cand, union, alive) {
+                let mut live = Vec::with_capacity(sets.words.min(64));
+                if !sets.filter(cells, cand, union, alive, &mut live) {
                     return None;
                 }
                 if !want_must {
@@ -270,11 +290,11 @@ impl<'a> Board<'a> {
                 // A digit every live tuple uses: the tuples using it (in any cell) cover them all.
                 let mut must = 0u16;
                 let digits = union[..cells.len()].iter().fold(0u16, |a, &u| a | u);
-                for d in (1..16u32).filter(|d| digits >> d & 1 == 1) {
+                for d in (1..16usize).filter(|d| digits >> d & 1 == 1) {
                     // Every live tuple uses d when no live tuple misses it in all cells.
-                    let uses_all = (0..sets.words).all(|w| {
-                        let covered = (0..cells.len()).fold(0u64, |c, i| c | sets.set(i, d)[w]);
-                        alive[w] & !covered == 0
+                    let uses_all = live.iter().all(|&w| {
+                        let covered = (0..cells.len()).fold(0u64, |c, i| c | sets.digits(i, w as usize)[d]);
+                        alive[w as usize] & !covered == 0
                     });
                     if uses_all {
                         must |= 1 << d;
@@ -597,42 +617,138 @@ pub struct Found {
     pub count: usize,
     pub first: Option<Vec<u8>>,
     pub second: Option<Vec<u8>>,
+    /// The node budget ran out before the count was decided.
+    pub aborted: bool,
+    /// Search nodes visited.
+    pub nodes: u64,
 }
 
 fn grid(cand: &[u16]) -> Vec<u8> {
     cand.iter().map(|&m| m.trailing_zeros() as u8).collect()
 }
 
-fn search(board: &Board, mut cand: Vec<u16>, changed: Option<usize>, limit: usize, found: &mut Found) {
-    if !board.propagate_from(&mut cand, changed) {
-        return;
-    }
-    let pick = (0..cand.len()).filter(|&c| cand[c].count_ones() > 1).min_by_key(|&c| cand[c].count_ones());
-    let Some(c) = pick else {
-        match found.count {
-            0 => found.first = Some(grid(&cand)),
-            1 => found.second = Some(grid(&cand)),
-            _ => {}
+/// Search nodes `solve` and `rate` may spend on one puzzle before answering `undecided`
+/// (about 10 to 20 s at 12×12; every generated puzzle measured needs far fewer).
+pub const SOLVE_BUDGET: u64 = 1 << 20;
+
+struct Search<'a> {
+    board: &'a Board<'a>,
+    limit: usize,
+    budget: u64,
+    /// A known solution whose digit is tried first at every branch (the generator's).
+    prefer: Option<&'a [u8]>,
+    found: Found,
+}
+
+impl Search<'_> {
+    /// The cell to branch on: fewest candidates; among equals, the one whose cage has the
+    /// fewest open cells (closing a cage lets its tuples decide the rest), then the one with
+    /// the most open cells in its row and column. Measured on 20 generated puzzles each at 10,
+    /// 11 and 12: 1,878 / 522 / 14,970 nodes against 2,162 / 1,996 / 40,832 for fewest
+    /// candidates alone.
+    fn pick(&self, cand: &[u16]) -> Option<usize> {
+        let b = self.board;
+        let n = b.n;
+        let mut best = u32::MAX;
+        for &m in cand {
+            let k = m.count_ones();
+            if k > 1 && k < best {
+                best = k;
+            }
         }
-        found.count += 1;
-        return;
-    };
-    let mut m = cand[c];
-    while m != 0 && found.count < limit {
-        let d = m & m.wrapping_neg();
-        m ^= d;
-        let mut next = cand.clone();
-        next[c] = d;
-        search(board, next, Some(c), limit, found);
+        if best == u32::MAX {
+            return None;
+        }
+        let mut row_open = [0u8; 16];
+        let mut col_open = [0u8; 16];
+        for r in 0..n {
+            for c in 0..n {
+                if cand[r * n + c].count_ones() > 1 {
+                    row_open[r] += 1;
+                    col_open[c] += 1;
+                }
+            }
+        }
+        (0..cand.len()).filter(|&c| cand[c].count_ones() == best).min_by_key(|&c| {
+            let cage_open = b.cells[b.cage_of[c]].iter().filter(|&&x| cand[x].count_ones() > 1).count();
+            (cage_open, u8::MAX - row_open[c / n] - col_open[c % n])
+        })
+    }
+
+    fn run(&mut self, mut cand: Vec<u16>, changed: Option<usize>) {
+        self.found.nodes += 1;
+        if self.found.nodes > self.budget {
+            self.found.aborted = true;
+            return;
+        }
+        if !self.board.propagate_from(&mut cand, changed) {
+            return;
+        }
+        let Some(c) = self.pick(&cand) else {
+            match self.found.count {
+                0 => self.found.first = Some(grid(&cand)),
+                1 => self.found.second = Some(grid(&cand)),
+                _ => {}
+            }
+            self.found.count += 1;
+            return;
+        };
+        let mut m = cand[c];
+        if let Some(known) = self.prefer {
+            let d = 1u16 << known[c];
+            if m & d != 0 {
+                m ^= d;
+                let mut next = cand.clone();
+                next[c] = d;
+                self.run(next, Some(c));
+            }
+        }
+        while m != 0 && self.found.count < self.limit && !self.found.aborted {
+            let d = m & m.wrapping_neg();
+            m ^= d;
+            let mut next = cand.clone();
+            next[c] = d;
+            self.run(next, Some(c));
+        }
     }
 }
 
-/// Count the solutions of `puzzle` up to `limit`, keeping the first two.
-pub fn count_solutions(puzzle: &KenKen, limit: usize) -> Found {
+/// Count the solutions of `puzzle` up to `limit` within `budget` search nodes, keeping the
+/// first two; with `prefer`, that solution's digits are tried first.
+pub fn count_within(puzzle: &KenKen, limit: usize, budget: u64, prefer: Option<&[u8]>) -> Found {
     let board = Board::new(puzzle);
-    let mut found = Found { count: 0, first: None, second: None };
+    let found = Found { count: 0, first: None, second: None, aborted: false, nodes: 0 };
+    let mut s = Search { board: &board, limit, budget, prefer, found };
     if limit > 0 && board.cage_of.iter().all(|&k| k != usize::MAX) {
-        search(&board, vec![board.full(); board.n * board.n], None, limit, &mut found);
+        s.run(vec![board.full(); board.n * board.n], None);
     }
-    found
+    s.found
+}
+
+/// Count the solutions of `puzzle` up to `limit`, keeping the first two (no budget).
+pub fn count_solutions(puzzle: &KenKen, limit: usize) -> Found {
+    count_within(puzzle, limit, u64::MAX, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::kenken::{generate::generate, KenKenParams};
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_budget_stops_the_search_and_says_so() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let p = KenKenParams { size: 9, ..KenKenParams::default() };
+        let g = generate(&p, &mut rng).unwrap();
+        let full = count_within(&g.puzzle, 2, u64::MAX, None);
+        assert_eq!((full.count, full.aborted), (1, false));
+        assert_eq!(full.first.as_deref(), Some(&g.solution[..]));
+        // Fewer nodes than the count needs: stopped, undecided (not "no solution").
+        let cut = count_within(&g.puzzle, 2, full.nodes - 1, None);
+        assert!(cut.aborted && cut.nodes <= full.nodes, "{} of {}", cut.nodes, full.nodes);
+        // The known solution first finds it at the first leaf reached.
+        let known = count_within(&g.puzzle, 2, u64::MAX, Some(&g.solution));
+        assert_eq!((known.count, known.first.as_deref()), (1, Some(&g.solution[..])));
+    }
 }

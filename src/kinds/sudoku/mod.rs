@@ -76,7 +76,7 @@ impl Kind for Sudoku {
 
     fn solve(puzzle: &Grid, limit: usize) -> Solved<Grid> {
         let f = solve::count_solutions(puzzle, limit);
-        Solved { count: f.count, first: f.first }
+        Solved { count: f.count, first: f.first, undecided: false }
     }
 
     fn rate(puzzle: &Grid, solution: &Grid, log: Option<&mut Vec<LogEntry>>) -> Rated {
