@@ -107,6 +107,10 @@ pub struct Generated<K: Kind> {
     pub puzzle: K::Puzzle,
     pub solution: K::Solution,
     pub repairs: u32,
+    /// The generator's own complete count (the kind's solver, no budget cut) found this
+    /// solution and no other: the pipeline's uniqueness check would repeat it, so it is
+    /// skipped.
+    pub proven_unique: bool,
 }
 
 /// What a uniqueness solve found: the number of solutions (capped at the limit) and the first.

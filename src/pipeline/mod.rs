@@ -174,16 +174,21 @@ fn run_stages<K: Kind>(
     *repairs = generated.repairs;
     let puzzle = generated.puzzle;
 
-    let t = Instant::now();
-    let solved = K::solve(&puzzle, 2);
-    times.unique = t.elapsed();
-    if solved.undecided {
-        return Err(Reject::Undecided);
-    }
-    let solution = match (solved.count, solved.first) {
-        (1, Some(s)) => s,
-        (0, _) | (_, None) => return Err(Reject::NoSolution),
-        _ => return Err(Reject::NotUnique),
+    // The generator's own complete count already proved it (KenKen, Kakuro): not again.
+    let solution = if generated.proven_unique {
+        generated.solution
+    } else {
+        let t = Instant::now();
+        let solved = K::solve(&puzzle, 2);
+        times.unique = t.elapsed();
+        if solved.undecided {
+            return Err(Reject::Undecided);
+        }
+        match (solved.count, solved.first) {
+            (1, Some(s)) => s,
+            (0, _) | (_, None) => return Err(Reject::NoSolution),
+            _ => return Err(Reject::NotUnique),
+        }
     };
 
     let t = Instant::now();

@@ -414,5 +414,5 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     }
     let puzzle = to_puzzle(&lay);
     let solution = lay.to_grid(&digits);
-    Ok(Generated { puzzle, solution, repairs })
+    Ok(Generated { puzzle, solution, repairs, proven_unique: true })
 }

@@ -219,6 +219,7 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
         .collect();
     let mut puzzle = KenKen { size: p.size, cages };
     let mut repairs = 0;
+    let mut proven_unique = false;
     loop {
         // The known solution's digits first: a second solution, if any, is met soon after.
         let found = count_within(&puzzle, 2, GENERATE_BUDGET, Some(&solution));
@@ -226,6 +227,7 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
             return Err(Reject::Undecided);
         }
         if found.count < 2 {
+            proven_unique = found.count == 1 && found.first.as_deref() == Some(&solution[..]);
             break;
         }
         if repairs >= p.max_repairs {
@@ -243,7 +245,7 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     }
     // Cages in order of their first cell, as Keen lists clues.
     puzzle.cages.sort_by_key(|c| c.cells[0]);
-    Ok(Generated { puzzle, solution, repairs })
+    Ok(Generated { puzzle, solution, repairs, proven_unique })
 }
 
 #[cfg(test)]

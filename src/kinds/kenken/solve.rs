@@ -93,15 +93,17 @@ impl TupleSets {
     /// Fill `union` with the digits each cell keeps; the tuples still alive go to `alive`, and
     /// the indices of its non-zero words to `live` (in order). False when no tuple is alive.
     ///
-    /// Cells are taken fewest candidates first and each later cell only looks at the words
-    /// still alive: once a narrow cell has cut the set down, the wide ones cost little.
+    /// The cell with the fewest candidates goes first and each later cell only looks at the
+    /// words still alive: once a narrow cell has cut the set down, the wide ones cost little.
     fn filter(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64], live: &mut Vec<u32>) -> bool {
+        // The narrowest cell first (a full sort cost 3% of 12×12 generation), the rest in order.
         let mut order = [0usize; MAX_CELLS];
         let order = &mut order[..cells.len()];
-        for (k, o) in order.iter_mut().enumerate() {
-            *o = k;
+        let narrowest = (0..cells.len()).min_by_key(|&i| (cand[cells[i]] & !1).count_ones()).unwrap_or(0);
+        order[0] = narrowest;
+        for (slot, i) in order[1..].iter_mut().zip((0..cells.len()).filter(|&i| i != narrowest)) {
+            *slot = i;
         }
-        order.sort_by_key(|&i| (cand[cells[i]] & !1).count_ones());
         live.clear();
         for (step, &i) in order.iter().enumerate() {
             let m = cand[cells[i]] & !1;

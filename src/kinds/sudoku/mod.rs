@@ -71,7 +71,7 @@ impl Kind for Sudoku {
 
     fn generate(params: &SudokuParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject> {
         let (puzzle, solution) = generate::generate(params.symmetry, rng)?;
-        Ok(Generated { puzzle, solution, repairs: 0 })
+        Ok(Generated { puzzle, solution, repairs: 0, proven_unique: false })
     }
 
     fn solve(puzzle: &Grid, limit: usize) -> Solved<Grid> {
