@@ -1,4 +1,4 @@
-//! Kakuro benches: the solution counter on generated 8×10 and 15×15 puzzles, rating,
+//! Kakuro benches: the solution counter on generated 8×10, 15×15 and 20×20 puzzles, rating,
 //! generation, and the whole graded pipeline per candidate (a rejected candidate costs its time
 //! too; scripts/kakuro-speed.sh reports accepted puzzles per second).
 
@@ -12,7 +12,7 @@ use puzzle_factory::pipeline::{process, Context};
 use rand::SeedableRng;
 
 fn kakuro(c: &mut Criterion) {
-    for (rows, cols, n) in [(8u16, 10u16, 200), (15, 15, 20)] {
+    for (rows, cols, n) in [(8u16, 10u16, 200), (15, 15, 20), (20, 20, 6)] {
         let params = KakuroParams { rows, cols, ..KakuroParams::default() };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
         let sample: Vec<_> = std::iter::from_fn(|| Some(generate(&params, &mut rng))).flatten().take(n).collect();
