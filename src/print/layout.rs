@@ -167,27 +167,29 @@ impl Geometry {
     }
 }
 
+/// The cell size, in points, of the largest grid (`largest`: width and height in cells) in a
+/// slot of a puzzle page holding `per` grids.
+fn slot_cell(g: &Geometry, per: usize, largest: (f64, f64, f64)) -> f64 {
+    let (_, _, aw, ah) = g.area(1);
+    let (cols, rows) = grid_shape(per);
+    let sw = (aw - g.gap * (cols - 1) as f64) / cols as f64;
+    let sh = (ah - g.head - g.foot - g.gap * (rows - 1) as f64) / rows as f64 - g.label * 1.8;
+    (sw / largest.0).min(sh / largest.1)
+}
+
 /// The slot grid of a puzzle page: `per` puzzles a page, shrunk until the grids' smallest text
 /// is at least `min_text` points (or one to a page). `largest` is the largest grid and the
 /// smallest text in cell units.
 fn puzzle_slots(o: &Options, g: &Geometry, largest: (f64, f64, f64)) -> usize {
     let mut per = o.per_page;
-    let (_, _, aw, ah) = g.area(1);
-    let body = ah - g.head - g.foot;
-    loop {
-        let (cols, rows) = grid_shape(per);
-        let sw = (aw - g.gap * (cols - 1) as f64) / cols as f64;
-        let sh = (body - g.gap * (rows - 1) as f64) / rows as f64 - g.label * 1.8;
-        let cell = (sw / largest.0).min(sh / largest.1);
-        if cell * largest.2 >= g.min_text || per == 1 {
-            return per;
-        }
+    while per > 1 && slot_cell(g, per, largest) * largest.2 < g.min_text {
         per = match per {
             6 => 4,
             4 => 2,
             _ => 1,
         };
     }
+    per
 }
 
 fn solution_shape(o: &Options) -> (usize, usize) {
@@ -220,12 +222,7 @@ pub fn pages(o: &Options, sections: &[Section]) -> (Vec<Page>, usize, f64) {
     let contents = plan(o, sections, per);
     let starts = section_starts(&contents);
     let pages = contents.iter().enumerate().map(|(i, c)| draw_page(o, &g, i + 1, c, sections, &starts, per)).collect();
-    let (cols, rows) = grid_shape(per);
-    let (_, _, aw, ah) = g.area(1);
-    let sw = (aw - g.gap * (cols - 1) as f64) / cols as f64;
-    let sh = (ah - g.head - g.foot - g.gap * (rows - 1) as f64) / rows as f64 - g.label * 1.8;
-    let smallest = (sw / largest.0).min(sh / largest.1) * largest.2;
-    (pages, per, smallest)
+    (pages, per, slot_cell(&g, per, largest) * largest.2)
 }
 
 fn plan<'a>(o: &Options, sections: &'a [Section], per: usize) -> Vec<Content<'a>> {
@@ -292,6 +289,27 @@ impl Svg {
     }
 }
 
+/// Grids in a `cols` × `rows` slot grid over the box `area` (x, y, w, h), each with
+/// `number · id` under it in `label`-point text.
+fn place_grids<'a>(
+    svg: &mut Svg,
+    grids: impl Iterator<Item = (&'a Drawing, &'a Item)>,
+    (cols, rows): (usize, usize),
+    (ax, ay, aw, ah): (f64, f64, f64, f64),
+    gap: f64,
+    label: f64,
+) {
+    let sw = (aw - gap * (cols - 1) as f64) / cols as f64;
+    let sh = (ah - gap * (rows - 1) as f64) / rows as f64;
+    for (k, (drawing, item)) in grids.enumerate() {
+        let (c, r) = (k % cols, k / cols);
+        let (x, y) = (ax + c as f64 * (sw + gap), ay + r as f64 * (sh + gap));
+        let (gx, gy, gw, gh) = svg.grid(drawing, x, y, sw, sh - label * 1.8);
+        let text = format!("{}  \u{b7}  {}", item.number, item.id);
+        svg.text(gx + gw / 2.0, gy + gh + label * 1.4, label, "middle", &text);
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn draw_page(
     o: &Options,
@@ -349,38 +367,12 @@ fn draw_page(
             }
         }
         Content::Puzzles { items, .. } => {
-            let (cols, rows) = grid_shape(per);
-            let sw = (aw - g.gap * (cols - 1) as f64) / cols as f64;
-            let sh = (body_h - g.gap * (rows - 1) as f64) / rows as f64;
-            for (k, item) in items.iter().enumerate() {
-                let (c, r) = (k % cols, k / cols);
-                let (x, y) = (ax + c as f64 * (sw + g.gap), body_y + r as f64 * (sh + g.gap));
-                let (gx, gy, gw, gh) = svg.grid(&item.puzzle, x, y, sw, sh - g.label * 1.8);
-                svg.text(
-                    gx + gw / 2.0,
-                    gy + gh + g.label * 1.4,
-                    g.label,
-                    "middle",
-                    &format!("{}  \u{b7}  {}", item.number, item.id),
-                );
-            }
+            let grids = items.iter().map(|i| (&i.puzzle, i));
+            place_grids(&mut svg, grids, grid_shape(per), (ax, body_y, aw, body_h), g.gap, g.label);
         }
         Content::Solutions { items } => {
-            let (cols, rows) = solution_shape(o);
-            let sw = (aw - g.gap * (cols - 1) as f64) / cols as f64;
-            let sh = (body_h - g.gap * (rows - 1) as f64) / rows as f64;
-            for (k, item) in items.iter().enumerate() {
-                let (c, r) = (k % cols, k / cols);
-                let (x, y) = (ax + c as f64 * (sw + g.gap), body_y + r as f64 * (sh + g.gap));
-                let (gx, gy, gw, gh) = svg.grid(&item.solution, x, y, sw, sh - g.small_label * 1.8);
-                svg.text(
-                    gx + gw / 2.0,
-                    gy + gh + g.small_label * 1.4,
-                    g.small_label,
-                    "middle",
-                    &format!("{}  \u{b7}  {}", item.number, item.id),
-                );
-            }
+            let grids = items.iter().map(|i| (&i.solution, *i));
+            place_grids(&mut svg, grids, solution_shape(o), (ax, body_y, aw, body_h), g.gap, g.small_label);
         }
     }
     let svg = format!(

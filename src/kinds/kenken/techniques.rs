@@ -294,6 +294,16 @@ impl<'a> Position<'a> {
     /// Keen's easy deduction: a cage's cells keep only the digits some tuple uses, wherever
     /// in the cage (the position-aware form is `cage_combination`, level 2).
     fn cage_digits(&self, t: &mut Tally<Step>) {
+        self.cage_removals(t, true);
+    }
+
+    fn cage_combination(&self, t: &mut Tally<Step>) {
+        self.cage_removals(t, false);
+    }
+
+    /// One situation per cage with an empty cell: one step removes, from the first cell that
+    /// has any, the digits no tuple gives it (`as_set`: no tuple uses anywhere in the cage).
+    fn cage_removals(&self, t: &mut Tally<Step>, as_set: bool) {
         for k in 0..self.board.cells.len() {
             let cells = &self.board.cells[k];
             if cells.iter().all(|&c| self.placed[c]) {
@@ -303,26 +313,10 @@ impl<'a> Position<'a> {
                 let any = union.iter().fold(0, |a, &u| a | u);
                 cells
                     .iter()
-                    .find(|&&c| !self.placed[c] && self.cand[c] & !any != 0)
-                    .map(|&c| Step::Remove { cells: vec![c], digits: self.cand[c] & !any })
-            });
-            t.record(found);
-        }
-    }
-
-    fn cage_combination(&self, t: &mut Tally<Step>) {
-        for k in 0..self.board.cells.len() {
-            let cells = &self.board.cells[k];
-            if cells.iter().all(|&c| self.placed[c]) {
-                continue;
-            }
-            // One step removes, from the first cell that has any, the digits no tuple gives it.
-            let found = self.cage_filter(k).and_then(|(union, _)| {
-                cells
-                    .iter()
                     .zip(union.iter())
-                    .find(|(&c, &u)| !self.placed[c] && self.cand[c] & !u != 0)
-                    .map(|(&c, &u)| Step::Remove { cells: vec![c], digits: self.cand[c] & !u })
+                    .map(|(&c, &u)| (c, if as_set { any } else { u }))
+                    .find(|&(c, keep)| !self.placed[c] && self.cand[c] & !keep != 0)
+                    .map(|(c, keep)| Step::Remove { cells: vec![c], digits: self.cand[c] & !keep })
             });
             t.record(found);
         }
