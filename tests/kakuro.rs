@@ -114,6 +114,25 @@ fn generated_puzzles_are_unique_by_the_simple_solver_and_rate_soundly() {
     }
 }
 
+#[test]
+fn window_checked_boards_are_unique_by_a_fresh_count() {
+    // 16×16 boards pass the generator's window checks before its whole-board search (the
+    // reference solver above is too slow at this size): the counter from an empty board, with
+    // no known solution to steer it, must find exactly the generator's solution.
+    let params = KakuroParams { rows: 16, cols: 16, ..KakuroParams::default() };
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1616);
+    let mut emitted = 0;
+    for _ in 0..8 {
+        let Ok(g) = generate(&params, &mut rng) else { continue };
+        let lay = Layout::new(&g.puzzle).unwrap();
+        let fast = count_solutions(&lay, 2);
+        assert_eq!(fast.count, 1, "{}", notation::to_json(&g.puzzle));
+        assert_eq!(lay.to_grid(&fast.solutions[0]), g.solution);
+        emitted += 1;
+    }
+    assert!(emitted >= 4, "{emitted}");
+}
+
 /// solutions.txt: `[file]` then rows of `.` (block) and digits.
 fn minizinc_solutions() -> Vec<(String, Vec<Vec<u8>>)> {
     let text = read_data("kakuro/minizinc-benchmarks/solutions.txt");

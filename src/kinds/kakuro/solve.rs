@@ -560,6 +560,44 @@ pub fn other_solution(lay: &Layout, known: &[u8], full_budget: u64) -> Other {
     }
 }
 
+/// Is there a solution other than `known` that differs from it only in the white cells of
+/// `window` (every other cell keeps its known digit)? Any such solution is a solution of the
+/// whole board, so what this finds is a real second solution; it proves nothing about the rest
+/// of the board. Only the runs through the window are propagated, so the check costs what the
+/// window costs, not what the board costs (the generator sweeps large boards with these before
+/// each whole-board check). `Undecided` when `budget` nodes did not settle it.
+pub fn other_solution_within(lay: &Layout, known: &[u8], window: &[u32], budget: u64) -> Other {
+    let mut st = State {
+        cand: known.iter().map(|&d| 1u16 << d).collect(),
+        live: lay
+            .runs
+            .iter()
+            .map(|r| {
+                let digits = r.cells.iter().fold(0u16, |m, &w| m | 1 << known[w as usize]);
+                r.combos.iter().position(|&c| c == digits).map_or(0, |i| 1 << i)
+            })
+            .collect(),
+    };
+    let mut prop = Propagator::new(lay);
+    prop.full_dirty.fill(false);
+    for &w in window {
+        st.cand[w as usize] = ALL;
+        for r in lay.cell_runs[w as usize] {
+            st.live[r as usize] = ((1u32 << lay.runs[r as usize].combos.len()) - 1) as u16;
+            prop.push(r);
+        }
+    }
+    let mut found = Found { count: 0, solutions: Vec::new(), nodes: 0, budget, aborted: false };
+    if prop.run_queue(&mut st) {
+        search(&mut prop, st, 1, Some(known), &mut found);
+    }
+    match found.solutions.pop() {
+        Some(s) => Other::Found(s),
+        None if found.aborted => Other::Undecided,
+        None => Other::Unique,
+    }
+}
+
 /// Bits of `m` in order, with `first` (if set in `m`) moved to the front.
 fn ordered(m: u16, first: u16) -> impl Iterator<Item = u16> {
     let head = m & first;
