@@ -138,6 +138,9 @@ fn report(n: usize, what: &str) {
 /// per-line cost is the work itself, not a row allocation.
 const TASK: usize = 64;
 
+/// One task's rows (CSV, each ending in a newline) and its bad lines (number, what is wrong).
+type TaskOutput = (Vec<u8>, Vec<(usize, String)>);
+
 /// Feed numbered lines through `work` in parallel chunks; rows go to stdout, errors to stderr.
 /// `work` appends the line's CSV fields after the line number (no leading comma, no newline).
 fn process_lines(
@@ -173,7 +176,7 @@ fn process_lines(
         (rows, errors)
     };
     let flush = |chunk: &mut Vec<(usize, String)>, out: &mut std::io::StdoutLock, failed: &mut bool| -> Result<()> {
-        let results: Vec<(Vec<u8>, Vec<(usize, String)>)> = chunk.par_chunks(TASK).map(run_task).collect();
+        let results: Vec<TaskOutput> = chunk.par_chunks(TASK).map(run_task).collect();
         for (rows, errors) in results {
             out.write_all(&rows)?;
             for (n, e) in errors {

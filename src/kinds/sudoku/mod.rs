@@ -99,7 +99,7 @@ impl Kind for Sudoku {
     }
     // `solve` on 17-clue puzzles spent 8% of its time in `parse`, 4% in `to_text` and about
     // 10% in row allocations and the CSV writer (perf); the puzzles themselves take 2-3 µs.
-    const SOLVE_FIELDS: Option<fn(&str, &mut Vec<u8>) -> Result<(), String>> = Some(|line, out| {
+    const SOLVE_FIELDS: Option<super::SolveFields> = Some(|line, out| {
         let p = match notation::parse_plain(line.as_bytes()) {
             Some(g) => g,
             None => notation::parse(line)?,

@@ -179,7 +179,7 @@ impl BandSolver {
             if self.is_solved() {
                 return Ok(());
             }
-            if !self.naked_singles()? && !(FAST && self.column_claims()) {
+            if !(self.naked_singles()? || FAST && self.column_claims()) {
                 return Ok(());
             }
         }
