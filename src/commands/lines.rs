@@ -134,34 +134,54 @@ fn report(n: usize, what: &str) {
     let _ = writeln!(std::io::stderr().lock(), "line {n}: {what}");
 }
 
+/// Lines per parallel task within a chunk: each task writes its rows into one buffer, so the
+/// per-line cost is the work itself, not a row allocation.
+const TASK: usize = 64;
+
+/// One task's rows (CSV, each ending in a newline) and its bad lines (number, what is wrong).
+type TaskOutput = (Vec<u8>, Vec<(usize, String)>);
+
 /// Feed numbered lines through `work` in parallel chunks; rows go to stdout, errors to stderr.
+/// `work` appends the line's CSV fields after the line number (no leading comma, no newline).
 fn process_lines(
     input: Option<&Path>,
     header: &[String],
-    work: impl Fn(&str) -> Result<Vec<String>, String> + Sync,
+    work: impl Fn(&str, &mut Vec<u8>) -> Result<(), String> + Sync,
 ) -> Result<ExitCode> {
     let reader = open(input)?;
     let stdout = std::io::stdout();
-    let mut out = csv::Writer::from_writer(stdout.lock());
-    out.write_record(header)?;
+    let mut out = stdout.lock();
+    {
+        let mut w = csv::Writer::from_writer(&mut out);
+        w.write_record(header)?;
+        w.flush()?;
+    }
     let mut failed = false;
     let mut chunk: Vec<(usize, String)> = Vec::with_capacity(CHUNK);
-    let flush = |chunk: &mut Vec<(usize, String)>,
-                 out: &mut csv::Writer<std::io::StdoutLock>,
-                 failed: &mut bool|
-     -> Result<()> {
-        let results: Vec<(usize, Result<Vec<String>, String>)> =
-            chunk.par_iter().map(|(n, line)| (*n, work(line))).collect();
-        for (n, r) in results {
-            match r {
-                Ok(mut row) => {
-                    row.insert(0, n.to_string());
-                    out.write_record(&row)?;
-                }
+    let run_task = |lines: &[(usize, String)]| {
+        let mut rows = Vec::with_capacity(lines.len() * 100);
+        let mut errors = Vec::new();
+        for (n, line) in lines {
+            let start = rows.len();
+            rows.extend_from_slice(n.to_string().as_bytes());
+            rows.push(b',');
+            match work(line, &mut rows) {
+                Ok(()) => rows.push(b'\n'),
                 Err(e) => {
-                    *failed = true;
-                    report(n, &e);
+                    rows.truncate(start);
+                    errors.push((*n, e));
                 }
+            }
+        }
+        (rows, errors)
+    };
+    let flush = |chunk: &mut Vec<(usize, String)>, out: &mut std::io::StdoutLock, failed: &mut bool| -> Result<()> {
+        let results: Vec<TaskOutput> = chunk.par_chunks(TASK).map(run_task).collect();
+        for (rows, errors) in results {
+            out.write_all(&rows)?;
+            for (n, e) in errors {
+                *failed = true;
+                report(n, &e);
             }
         }
         chunk.clear();
@@ -192,6 +212,15 @@ fn process_lines(
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// Append `fields` to `out` as CSV fields (quoted where CSV needs it), for `process_lines`.
+fn csv_fields(fields: &[String], out: &mut Vec<u8>) -> Result<(), String> {
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(fields).map_err(|e| e.to_string())?;
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    out.extend_from_slice(bytes.strip_suffix(b"\n").unwrap_or(&bytes));
+    Ok(())
+}
+
 /// A puzzle whose count stopped at the solver's node budget (KenKen: `SOLVE_BUDGET`).
 const UNDECIDED: &str = "undecided: the solver stopped at its search budget (about 1 million nodes) before it \
                          could tell whether the solution is unique";
@@ -213,7 +242,7 @@ pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result
     let mut header: Vec<String> =
         ["line", "grade", "steps", "hardest_level", "givens"].iter().map(|s| s.to_string()).collect();
     header.extend(K::Tech::ALL.iter().map(|t| format!("used_{}", t.name())));
-    process_lines(input, &header, |line| {
+    process_lines(input, &header, |line, out| {
         let p = K::parse(line)?;
         let s = unique_solution::<K>(&p)?;
         let rated = K::rate(&p, &s, None);
@@ -231,18 +260,22 @@ pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result
             K::givens(&p).to_string(),
         ];
         row.extend(r.usage.iter().map(|u| u.to_string()));
-        Ok(row)
+        csv_fields(&row, out)
     })
 }
 
 pub fn solve<K: Kind>(_cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result<ExitCode> {
     let header: Vec<String> = ["line", "solutions", "solution"].iter().map(|s| s.to_string()).collect();
-    process_lines(input, &header, |line| {
+    if let Some(fast) = K::SOLVE_FIELDS {
+        return process_lines(input, &header, fast);
+    }
+    process_lines(input, &header, |line, out| {
         let p = K::parse(line)?;
         let solved = K::solve(&p, 2);
         if solved.undecided {
             return Err(UNDECIDED.into());
         }
-        Ok(vec![solved.count.min(2).to_string(), solved.first.as_ref().map(K::solution_text).unwrap_or_default()])
+        let row = [solved.count.min(2).to_string(), solved.first.as_ref().map(K::solution_text).unwrap_or_default()];
+        csv_fields(&row, out)
     })
 }

@@ -122,6 +122,9 @@ pub struct Solved<S> {
 }
 
 /// One puzzle kind. Implementations are stateless apart from their validated parameters.
+/// `Kind::SOLVE_FIELDS`: one input line → `solve`'s fields appended to the row, or the error.
+pub type SolveFields = fn(&str, &mut Vec<u8>) -> Result<(), String>;
+
 pub trait Kind: Send + Sync + Sized + 'static {
     const ID: KindId;
     /// The `--kind` name, also the first part of every id.
@@ -176,6 +179,10 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn puzzle_text(p: &Self::Puzzle) -> String;
     fn puzzle_json(p: &Self::Puzzle) -> serde_json::Value;
     fn solution_text(s: &Self::Solution) -> String;
+    /// `solve`'s fields for one input line (`solutions,solution`: the count to 2 and the first
+    /// solution's text, CSV), appended to the row, when the kind has a faster way to them than
+    /// `parse`, `solve` and `solution_text` (same output and messages).
+    const SOLVE_FIELDS: Option<SolveFields> = None;
     fn solution_json(s: &Self::Solution) -> serde_json::Value;
     fn givens(p: &Self::Puzzle) -> usize;
     /// The grid size that selects `[grades.size.N]` thresholds for a run (kinds whose step scale

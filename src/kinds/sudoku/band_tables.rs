@@ -155,3 +155,44 @@ pub const BOX_CELLS: [u32; 8] = {
     }
     t
 };
+
+/// Columns a band must hold the digit in (bit = column; the other two bands have no candidate
+/// there) → the band's cells kept: a box with one such column keeps only that column, a box with
+/// two or more keeps nothing (the band is then dead).
+pub static COL_CLAIM: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut keep = 0u32;
+        let mut b = 0;
+        while b < 3 {
+            let c = (m >> (3 * b)) & 7;
+            let box_cells = 0o007_007_007u32 << (3 * b);
+            if c == 0 {
+                keep |= box_cells;
+            } else if c == 1 || c == 2 || c == 4 {
+                keep |= 0o001_001_001u32 << (3 * b + (c as u32).trailing_zeros());
+            }
+            b += 1;
+        }
+        t[m] = keep;
+        m += 1;
+    }
+    t
+};
+
+/// A 9-bit row → its bits spread to nine 4-bit counters (bit c to bits 4c..4c+4): summing the
+/// spread rows counts per column.
+pub static SPREAD: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut i = 0;
+    while i < 512 {
+        let mut c = 0;
+        while c < 9 {
+            t[i] |= ((i as u64 >> c) & 1) << (4 * c);
+            c += 1;
+        }
+        i += 1;
+    }
+    t
+};

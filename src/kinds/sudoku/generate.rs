@@ -87,7 +87,7 @@ pub fn full_grid(rng: &mut Xoshiro256PlusPlus) -> Option<Grid> {
             g[(b / 3) * 27 + (b % 3) * 3 + (k / 3) * 9 + k % 3] = d;
         }
     }
-    let filled = BandSolver::new(&g)?.count(1).first?;
+    let filled = BandSolver::new(&g)?.first_classic()?;
     Some(shuffle_grid(&filled, rng))
 }
 

@@ -97,6 +97,21 @@ impl Kind for Sudoku {
     fn solution_text(s: &Grid) -> String {
         notation::to_text(s)
     }
+    // `solve` on 17-clue puzzles spent 8% of its time in `parse`, 4% in `to_text` and about
+    // 10% in row allocations and the CSV writer (perf); the puzzles themselves take 2-3 µs.
+    const SOLVE_FIELDS: Option<super::SolveFields> = Some(|line, out| {
+        let p = match notation::parse_plain(line.as_bytes()) {
+            Some(g) => g,
+            None => notation::parse(line)?,
+        };
+        let (count, first) = solve::count_first(&p, 2);
+        out.push(b'0' + count.min(2) as u8);
+        out.push(b',');
+        if let Some(s) = first {
+            notation::write_text(&s, out);
+        }
+        Ok(())
+    });
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::to_text(s).into()
     }

@@ -21,8 +21,30 @@ pub fn parse(line: &str) -> Result<Grid, String> {
     Ok(g)
 }
 
+/// `parse` for the usual line, byte by byte: 81 characters from `1-9.0`, then the end or a tab,
+/// comma or space. `None` for any other line, which `parse` then reads (or explains).
+pub fn parse_plain(line: &[u8]) -> Option<Grid> {
+    let field: &[u8; 81] = line.get(..81)?.try_into().ok()?;
+    if !matches!(line.get(81), None | Some(b'\t' | b',' | b' ')) {
+        return None;
+    }
+    let mut g = [0u8; 81];
+    let mut bad = false;
+    for (g, &c) in g.iter_mut().zip(field) {
+        let d = c.wrapping_sub(b'0');
+        bad |= d > 9 && c != b'.';
+        *g = if d <= 9 { d } else { 0 };
+    }
+    (!bad).then_some(g)
+}
+
 pub fn to_text(g: &Grid) -> String {
     g.iter().map(|&d| if d == 0 { '.' } else { (b'0' + d) as char }).collect()
+}
+
+/// `to_text`, appended to a byte buffer.
+pub fn write_text(g: &Grid, out: &mut Vec<u8>) {
+    out.extend(g.iter().map(|&d| if d == 0 { b'.' } else { b'0' + d }));
 }
 
 #[cfg(test)]
@@ -36,5 +58,15 @@ mod tests {
         assert!(parse(&format!("{s},hard,3.4")).is_ok());
         assert!(parse("123").unwrap_err().contains("81"));
         assert!(parse(&s.replacen('.', "x", 1)).unwrap_err().contains("character 2"));
+        // The byte path reads what `parse` reads, and leaves everything else to it.
+        for line in [s.to_string(), s.replace('.', "0"), format!("{s},hard"), format!("{s}\tx"), format!("{s} 1")] {
+            assert_eq!(parse_plain(line.as_bytes()), Some(parse(&line).unwrap()), "{line}");
+        }
+        for line in [format!(" {s}"), format!("{s}x"), format!("{s}\r"), s.replacen('.', "x", 1), s[1..].to_string()] {
+            assert_eq!(parse_plain(line.as_bytes()), None, "{line}");
+        }
+        let mut out = Vec::new();
+        write_text(&parse(s).unwrap(), &mut out);
+        assert_eq!(out, s.as_bytes());
     }
 }

@@ -60,8 +60,8 @@ pub struct Found {
 
 struct Search {
     limit: usize,
-    /// Whether to record the solutions found, or only count them.
-    keep: bool,
+    /// How many of the solutions found to record (at most 2).
+    keep: usize,
     count: usize,
     first: Option<[u8; 81]>,
     second: Option<[u8; 81]>,
@@ -147,30 +147,39 @@ impl BandSolver {
 
     /// Count solutions up to `limit`, keeping the first two.
     pub fn count(self, limit: usize) -> Found {
-        self.search(limit, true)
+        self.search::<true>(limit, 2)
     }
 
     /// Count solutions up to `limit` without recording them.
     pub fn count_only(self, limit: usize) -> usize {
-        self.search(limit, false).count
+        self.search::<true>(limit, 0).count
     }
 
-    fn search(mut self, limit: usize, keep: bool) -> Found {
+    /// The first solution in the search order of the plain JCZSolve scheme (band tables and
+    /// naked singles only, first bivalue cell), which this solver used before column claims and
+    /// the branching choice of `pick_bivalue`. Generation completes its random grids with it:
+    /// which solution comes first decides the grid, so every generated puzzle depends on it.
+    pub fn first_classic(self) -> Option<[u8; 81]> {
+        self.search::<false>(1, 1).first
+    }
+
+    /// `FAST`: propagate with column claims and branch by `pick_bivalue`; else the plain scheme.
+    fn search<const FAST: bool>(mut self, limit: usize, keep: usize) -> Found {
         let mut search = Search { limit, keep, count: 0, first: None, second: None };
-        if limit > 0 && self.settle().is_ok() {
-            self.branch(&mut search);
+        if limit > 0 && self.settle::<FAST>().is_ok() {
+            self.branch::<FAST>(&mut search);
         }
         Found { count: search.count, first: search.first, second: search.second }
     }
 
     /// Propagate to a fixpoint: band tables, then naked singles, until neither changes anything.
-    fn settle(&mut self) -> Result<(), Dead> {
+    fn settle<const FAST: bool>(&mut self) -> Result<(), Dead> {
         loop {
             self.update()?;
             if self.is_solved() {
                 return Ok(());
             }
-            if !self.naked_singles()? {
+            if !(self.naked_singles()? || FAST && self.column_claims()) {
                 return Ok(());
             }
         }
@@ -241,6 +250,23 @@ impl BandSolver {
         Ok(())
     }
 
+    /// A column that only one band can hold the digit in confines that band's box to the
+    /// column. Returns whether anything changed (a dead band shows in the next `update`).
+    fn column_claims(&mut self) -> bool {
+        let mut any = 0u32;
+        for d in 0..9 {
+            let x = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
+            let c = x.map(|m| (m | m >> 9 | m >> 18) & 0o777);
+            for b in 0..3 {
+                let (p, q) = (c[(b + 1) % 3], c[(b + 2) % 3]);
+                let new = x[b] & COL_CLAIM[(!(p | q) & 0o777) as usize];
+                any |= new ^ x[b];
+                self.cand[d * 3 + b] = new;
+            }
+        }
+        any != 0
+    }
+
     /// Fix every unsolved cell with a single candidate; note bivalue cells for branching.
     /// Returns whether anything was fixed.
     fn naked_singles(&mut self) -> Result<bool, Dead> {
@@ -271,42 +297,36 @@ impl BandSolver {
         Ok(any)
     }
 
-    fn branch(&mut self, search: &mut Search) {
+    fn branch<const FAST: bool>(&mut self, search: &mut Search) {
         if self.is_solved() {
-            if search.keep {
+            if search.count < search.keep {
                 match search.count {
                     0 => search.first = Some(self.grid()),
-                    1 => search.second = Some(self.grid()),
-                    _ => {}
+                    _ => search.second = Some(self.grid()),
                 }
             }
             search.count += 1;
             return;
         }
         // Prefer a bivalue cell: two branches, the second needs no copy.
-        for band in 0..3 {
-            let pairs = self.bivalue[band];
-            if pairs == 0 {
-                continue;
-            }
-            let bit = pairs & pairs.wrapping_neg();
+        if let Some((band, bit)) = if FAST { self.pick_bivalue() } else { self.first_bivalue() } {
             let pos = bit.trailing_zeros() as usize;
             let mut digits = (0..9).filter(|&d| self.cand[d * 3 + band] & bit != 0);
             let (Some(a), Some(b)) = (digits.next(), digits.next()) else {
-                break;
+                return;
             };
             let mut left = *self;
             left.cand[a * 3 + band] &= SELF_MASK[pos];
-            if left.settle().is_ok() {
-                left.branch(search);
+            if left.settle::<FAST>().is_ok() {
+                left.branch::<FAST>(search);
             }
             if search.count >= search.limit {
                 return;
             }
             self.cand[b * 3 + band] &= SELF_MASK[pos];
             self.cand[a * 3 + band] &= !bit;
-            if self.settle().is_ok() {
-                self.branch(search);
+            if self.settle::<FAST>().is_ok() {
+                self.branch::<FAST>(search);
             }
             return;
         }
@@ -329,8 +349,8 @@ impl BandSolver {
             if self.cand[d * 3 + band] & bit != 0 {
                 let mut next = *self;
                 next.cand[d * 3 + band] &= SELF_MASK[pos];
-                if next.settle().is_ok() {
-                    next.branch(search);
+                if next.settle::<FAST>().is_ok() {
+                    next.branch::<FAST>(search);
                 }
                 if search.count >= search.limit {
                     return;
@@ -338,6 +358,50 @@ impl BandSolver {
                 self.cand[d * 3 + band] &= !bit;
             }
         }
+    }
+
+    fn first_bivalue(&self) -> Option<(usize, u32)> {
+        (0..3).find(|&b| self.bivalue[b] != 0).map(|b| (b, self.bivalue[b] & self.bivalue[b].wrapping_neg()))
+    }
+
+    /// The bivalue cell to branch on: the one with the most unsolved peers (cells left in its
+    /// row, box and column, itself counted three times). Both branches then fix a digit where
+    /// it removes the most candidates.
+    fn pick_bivalue(&self) -> Option<(usize, u32)> {
+        if self.bivalue == [0; 3] {
+            return None;
+        }
+        let u = self.unsolved;
+        // Unsolved cells per column as nine 4-bit counters, one table look-up per row.
+        let mut col_count = 0u64;
+        let mut rows = [0u32; 9];
+        let mut boxes = [0u32; 9];
+        for band in 0..3 {
+            for r in 0..3 {
+                let row = (u[band] >> (9 * r)) & 0o777;
+                col_count += SPREAD[row as usize];
+                rows[band * 3 + r] = POP9[row as usize];
+            }
+            for k in 0..3 {
+                let m = (u[band] >> (3 * k)) & 0o007_007_007;
+                boxes[band * 3 + k] = POP9[((m | m >> 6 | m >> 12) & 0o777) as usize];
+            }
+        }
+        let mut best = (0u32, 0usize, 0u32);
+        for band in 0..3 {
+            let mut pairs = self.bivalue[band];
+            while pairs != 0 {
+                let bit = pairs & pairs.wrapping_neg();
+                pairs ^= bit;
+                let pos = bit.trailing_zeros() as usize;
+                let (r, c) = (pos / 9, pos % 9);
+                let score = rows[band * 3 + r] + boxes[band * 3 + c / 3] + ((col_count >> (4 * c)) & 15) as u32;
+                if score > best.0 {
+                    best = (score, band, bit);
+                }
+            }
+        }
+        Some((best.1, best.2))
     }
 
     fn grid(&self) -> [u8; 81] {
@@ -388,7 +452,7 @@ impl Prober {
         }
         // Settling first makes every probe start from the propagated position. A position
         // reached by sound steps always settles; if not, probes simply refute nothing.
-        let _ = s.settle();
+        let _ = s.settle::<false>();
         Prober(s)
     }
 
@@ -408,8 +472,16 @@ impl Prober {
             }
         }
         s.cand[sb] &= SELF_MASK[pos];
-        s.settle().is_err()
+        s.settle::<false>().is_err()
     }
+}
+
+/// Count the solutions of `grid` up to `limit`, with only the first found (`solve`'s output).
+pub fn count_first(grid: &[u8; 81], limit: usize) -> (usize, Option<[u8; 81]>) {
+    BandSolver::new(grid).map_or((0, None), |s| {
+        let f = s.search::<true>(limit, 1);
+        (f.count, f.first)
+    })
 }
 
 /// Count the solutions of `grid` (0 = empty) up to `limit`, with the first found.
