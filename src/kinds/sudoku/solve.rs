@@ -159,6 +159,9 @@ impl BandSolver {
     /// naked singles only, first bivalue cell), which this solver used before column claims and
     /// the branching choice of `pick_bivalue`. Generation completes its random grids with it:
     /// which solution comes first decides the grid, so every generated puzzle depends on it.
+    /// Clue removal asks its "another solution?" questions with it too: they are near-solved
+    /// grids where column claims cost more than they save (20,000 graded puzzles, one thread:
+    /// 2.4% more CPU with the fast scheme).
     pub fn first_classic(self) -> Option<[u8; 81]> {
         self.search::<false>(1, 1).first
     }
@@ -508,7 +511,7 @@ pub fn other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> Opt
             }
         }
         s.forbid(c as usize, solution[c as usize]);
-        if let Some(other) = s.count(1).first {
+        if let Some(other) = s.first_classic() {
             return Some(other);
         }
     }
