@@ -91,8 +91,11 @@ fn unique_by_the_simple_solver_and_no_unsound_step_on_9x9() {
     let mut levels = [0u32; 7];
     for i in 0..40 {
         let g = generate(&params, &mut rng).unwrap();
-        if i < 10 {
-            // The simple solver takes seconds on some 9×9 puzzles: a quarter of the sample.
+        // Every one by the counter from an empty grid (no known solution to steer it).
+        assert_eq!(count_solutions(&g.puzzle, 2).count, 1, "{:?}", notation::keen_id(&g.puzzle));
+        // The simple solver takes seconds on some 9×9 puzzles: a quarter of the sample, less
+        // puzzle 8, which it needs 108 s for (the other nine take 0.04-0.6 s each).
+        if i < 10 && i != 8 {
             assert_eq!(simple_count(&g.puzzle, 2), 1, "{:?}", notation::keen_id(&g.puzzle));
         }
         let rated = KenKenKind::rate(&g.puzzle, &g.solution, None);
