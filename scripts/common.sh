@@ -14,3 +14,9 @@ ensure_keen() {
 ensure_qqwing() {
   command -v qqwing >/dev/null || { apt-get update -qq && apt-get install -y -qq qqwing >/dev/null; }
 }
+
+# Numbers: `calc EXPR` evaluates with Python, `median` reads numbers one per line,
+# `secs CMD...` prints the wall seconds CMD took (its output discarded).
+calc() { python3 -c "print($1)"; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); calc "$e - $s"; }

@@ -11,9 +11,6 @@ n_ours=${1:-1000}; n_keen=${2:-40}; repeat=${3:-3}; size=${4:-9}
 . "$here/scripts/common.sh"
 ensure_keen
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-calc() { python3 -c "print($1)"; }
-secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); calc "$e - $s"; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 dn=(); dh=(); ours=()
 for i in $(seq "$repeat"); do
   dn+=("$(secs "$keen" --generate "$n_keen" "${size}dn#cmp$i")")

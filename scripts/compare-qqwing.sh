@@ -16,9 +16,6 @@ ensure_qqwing
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cores=$(nproc)
 
-secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); calc "$e - $s"; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-calc() { python3 -c "print($1)"; }
 
 qq=(); one=(); all=()
 for i in $(seq "$repeat"); do

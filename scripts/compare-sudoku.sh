@@ -36,8 +36,6 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(r.ru_utime + r.ru_stime)
 PY
 }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-calc() { python3 -c "print($1)"; }
 times_of() { local i; for i in $(seq "$repeat"); do cpu "$@"; done | median; }
 repeat_file() { local i; for i in $(seq "$2"); do cat "$1"; done; }
 

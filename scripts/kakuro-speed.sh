@@ -12,7 +12,6 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 n8=${1:-3000}; n15=${2:-100}; n30=${3:-3}; repeat=${4:-3}
 . "$here/scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 rate() { python3 -c "import json,sys; c=json.load(open(sys.argv[1])); print(c['candidates']['accepted']/c['time_seconds']['wall'])" "$1/calibration.json"; }
 run() { # rows cols count seed
   "$bin" --kind kakuro generate --rows "$1" --cols "$2" --count "$3" --seed "$4" --threads 1 --quiet --force --out "$tmp/k$1x$2"

@@ -39,7 +39,6 @@ python3 -c "
 a=float(open('$tmp/rss-$small/calibration.json.rss').read()); b=float(open('$tmp/rss-$large/calibration.json.rss').read())
 print(f'peak RSS {b:.1f} MB at $large vs {a:.1f} MB at $small: {100*(b-a)/a:+.1f} %')"
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 timed() { # timed SAVE_EVERY: wall seconds of one run
   printf '[run]\nsave_every = %s\n' "$1" >"$tmp/save.toml"
   local s e

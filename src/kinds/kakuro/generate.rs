@@ -34,8 +34,8 @@ const FULL_SEARCH_NODES_PER_CELL: u64 = 60;
 const WINDOW_NODES: u64 = 200;
 
 /// Repairs weighed per second solution on boards with windows: each differing cell's best
-/// digit, in random order, up to this many; the first that leaves the 7×7 square around its cell without a second solution
-/// is taken. Measured on 60 20×20 candidates (seed 1): 14,479 repairs and 17 candidates over the
+/// digit, in random order, up to this many; the first that leaves the 7×7 square around its
+/// cell without a second solution is taken. Measured on 60 20×20 candidates (seed 1): 14,479 repairs and 17 candidates over the
 /// repair limit with one try, 9,785 and 9 with three, no better with six.
 const REPAIR_TRIES: usize = 3;
 
@@ -430,16 +430,21 @@ fn repair(
     Some(w)
 }
 
+/// The white cells of grid rows `rows` and columns `cols`, row-major (ranges clipped to the board).
+fn whites_in(lay: &Layout, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Vec<u32> {
+    let cols = cols.start..cols.end.min(lay.cols);
+    (rows.start..rows.end.min(lay.rows))
+        .flat_map(|r| cols.clone().map(move |c| r * lay.cols + c))
+        .map(|g| lay.white_of[g])
+        .filter(|&x| x != u32::MAX)
+        .collect()
+}
 
 /// The white cells within `reach` rows and columns of white cell `w`.
 fn around(lay: &Layout, w: usize, reach: usize) -> Vec<u32> {
     let g = lay.whites[w] as usize;
     let (r, c) = (g / lay.cols, g % lay.cols);
-    (r.saturating_sub(reach)..(r + reach + 1).min(lay.rows))
-        .flat_map(|rr| (c.saturating_sub(reach)..(c + reach + 1).min(lay.cols)).map(move |cc| rr * lay.cols + cc))
-        .map(|i| lay.white_of[i])
-        .filter(|&x| x != u32::MAX)
-        .collect()
+    whites_in(lay, r.saturating_sub(reach)..r + reach + 1, c.saturating_sub(reach)..c + reach + 1)
 }
 
 /// Side of the square windows the generator checks before the whole board, and their step: a
@@ -448,6 +453,7 @@ fn around(lay: &Layout, w: usize, reach: usize) -> Vec<u32> {
 /// difference up to 6×6. Windows of 8 and 12 were measured slower overall.
 const WINDOW: usize = 10;
 const WINDOW_STEP: usize = WINDOW / 2;
+
 /// Overlapping square windows over the board's interior (white cells of each), for boards
 /// larger than one window, and the windows through each run.
 struct Windows {
@@ -468,11 +474,8 @@ impl Windows {
             };
             for r0 in starts(h) {
                 for c0 in starts(w) {
-                    let win: Vec<u32> = (r0..(r0 + WINDOW).min(h))
-                        .flat_map(|r| (c0..(c0 + WINDOW).min(w)).map(move |c| (r + 1) * lay.cols + c + 1))
-                        .map(|g| lay.white_of[g])
-                        .filter(|&x| x != u32::MAX)
-                        .collect();
+                    // Interior row/column k is grid row/column k + 1.
+                    let win = whites_in(lay, r0 + 1..r0 + 1 + WINDOW, c0 + 1..c0 + 1 + WINDOW);
                     if win.len() > 1 {
                         cells.push(win);
                     }

@@ -39,7 +39,9 @@ pub fn parse_plain(line: &[u8]) -> Option<Grid> {
 }
 
 pub fn to_text(g: &Grid) -> String {
-    g.iter().map(|&d| if d == 0 { '.' } else { (b'0' + d) as char }).collect()
+    let mut out = Vec::with_capacity(81);
+    write_text(g, &mut out);
+    String::from_utf8(out).expect("digits and dots are ASCII")
 }
 
 /// `to_text`, appended to a byte buffer.
