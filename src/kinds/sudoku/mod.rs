@@ -3,6 +3,7 @@
 //! the 16-technique ladder in `techniques`.
 
 mod band_tables;
+pub mod family;
 pub mod canonical;
 pub mod draw;
 pub mod steer;

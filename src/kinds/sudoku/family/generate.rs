@@ -1,0 +1,405 @@
+//! Generation for the family: the board (random jigsaw regions, random killer cages), a random
+//! full grid, then givens removed one symmetry orbit at a time while the solution stays unique.
+//!
+//! Killer boards are caged from the full grid: cages grow from random free cells (right, down,
+//! left, up in a random order) to a drawn size, never repeating a digit; a board with two
+//! solutions is repaired where they differ, by moving a neighbouring cell between cages or, last,
+//! splitting the differing cell off; without `givens` no digit is given at all.
+//! Everything random comes from the candidate's RNG: a candidate is a pure function of its seed.
+
+use super::shape::{box_regions, connected, neighbours, Cage, Shape};
+use super::solve::{count_solutions, random_grid};
+use super::FamilyParams;
+use crate::kinds::sudoku::Symmetry;
+use crate::kinds::Reject;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// Node budget of one uniqueness check during generation; a candidate that needs more is
+/// rejected as undecided rather than waited on.
+fn check_budget(n: usize) -> u64 {
+    (n * n * 200) as u64
+}
+
+/// The image of a cell under a symmetry of the n×n square.
+pub fn image(sym: Symmetry, n: usize, cell: usize) -> usize {
+    let (r, c) = (cell / n, cell % n);
+    match sym {
+        Symmetry::None => cell,
+        Symmetry::Rotate180 => (n - 1 - r) * n + (n - 1 - c),
+        Symmetry::Rotate90 => c * n + (n - 1 - r),
+        Symmetry::Mirror => r * n + (n - 1 - c),
+    }
+}
+
+/// The orbits of the cells under a symmetry, in cell order.
+pub fn orbits(sym: Symmetry, n: usize) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; n * n];
+    let mut out = Vec::new();
+    for start in 0..n * n {
+        if seen[start] {
+            continue;
+        }
+        let mut orbit = vec![start];
+        seen[start] = true;
+        let mut c = image(sym, n, start);
+        while !seen[c] {
+            seen[c] = true;
+            orbit.push(c);
+            c = image(sym, n, c);
+        }
+        out.push(orbit);
+    }
+    out
+}
+
+/// Random jigsaw regions: n connected regions of n cells. Start from boxes (or rows when n
+/// has no box shape other than 1×n) and swap pairs of neighbouring border cells between
+/// regions, keeping both connected, n³ times.
+pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
+    let (r, c) = super::shape::default_box(n);
+    let mut regions = box_regions(r, c);
+    let cells_of = |regions: &[u8], id: u8| -> Vec<u16> {
+        (0..n * n).filter(|&x| regions[x] == id).map(|x| x as u16).collect()
+    };
+    for _ in 0..n * n * n {
+        // A cell a of region A beside region B, and a cell b of B beside A (b ≠ neighbour of
+        // a needed): swap them.
+        let a = rng.gen_range(0..n * n);
+        let nb: Vec<usize> = neighbours(n, a).filter(|&o| regions[o] != regions[a]).collect();
+        let Some(&o) = nb.choose(rng) else { continue };
+        let (ra, rb) = (regions[a], regions[o]);
+        let border_b: Vec<usize> = (0..n * n)
+            .filter(|&x| regions[x] == rb && x != o && neighbours(n, x).any(|y| regions[y] == ra && y != a))
+            .collect();
+        let Some(&b) = border_b.choose(rng) else { continue };
+        regions[a] = rb;
+        regions[b] = ra;
+        if !connected(n, &cells_of(&regions, ra)) || !connected(n, &cells_of(&regions, rb)) {
+            regions[a] = ra;
+            regions[b] = rb;
+        }
+    }
+    regions
+}
+
+/// The board without its cages: regions drawn for jigsaw.
+fn board(params: &FamilyParams, rng: &mut impl Rng) -> Shape {
+    let n = params.size();
+    let (boxes, regions) = match params.boxes {
+        Some(b) => (Some(b), None),
+        None => (None, Some(random_regions(n, rng))),
+    };
+    Shape::new(n, boxes, regions, params.diagonals, Vec::new()).expect("valid board")
+}
+
+/// Cages over a full grid: every cell covered, no digit twice in a cage.
+fn grow_cages(n: usize, grid: &[u8], sizes: &[u32], rng: &mut impl Rng) -> Vec<Cage> {
+    let mut owner = vec![usize::MAX; n * n];
+    let mut cages: Vec<Vec<u16>> = Vec::new();
+    let mut order: Vec<usize> = (0..n * n).collect();
+    order.shuffle(rng);
+    let total: u32 = sizes.iter().sum();
+    for &start in &order {
+        if owner[start] != usize::MAX {
+            continue;
+        }
+        let mut pick = rng.gen_range(0..total);
+        let mut want = 1;
+        for (i, &w) in sizes.iter().enumerate() {
+            if pick < w {
+                want = i + 1;
+                break;
+            }
+            pick -= w;
+        }
+        let id = cages.len();
+        let mut cells = vec![start as u16];
+        owner[start] = id;
+        let mut digits = 1u32 << grid[start];
+        while cells.len() < want {
+            let mut options: Vec<usize> = cells
+                .iter()
+                .flat_map(|&c| neighbours(n, c as usize))
+                .filter(|&o| owner[o] == usize::MAX && digits & 1 << grid[o] == 0)
+                .collect();
+            options.sort_unstable();
+            options.dedup();
+            let Some(&o) = options.choose(rng) else { break };
+            owner[o] = id;
+            digits |= 1 << grid[o];
+            cells.push(o as u16);
+        }
+        cages.push(cells);
+    }
+    // A one-cell cage joins a neighbouring cage that lacks its digit and is below the largest
+    // size, when there is one (one-cell cages are givens in disguise).
+    let max = sizes.len();
+    for id in 0..cages.len() {
+        if cages[id].len() != 1 {
+            continue;
+        }
+        let c = cages[id][0] as usize;
+        let mut options: Vec<usize> = neighbours(n, c)
+            .map(|o| owner[o])
+            .filter(|&o| {
+                o != id && cages[o].len() < max && cages[o].iter().all(|&x| grid[x as usize] != grid[c])
+            })
+            .collect();
+        options.sort_unstable();
+        options.dedup();
+        if let Some(&o) = options.choose(rng) {
+            cages[o].push(c as u16);
+            owner[c] = o;
+            cages[id].clear();
+        }
+    }
+    cages
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .map(|cells| Cage { sum: cells.iter().map(|&c| grid[c as usize] as u32).sum(), cells })
+        .collect()
+}
+
+/// One repair of a killer board with two solutions: at a cell where they differ, move a
+/// neighbouring cell into its cage (or it into the neighbour's), keeping cages connected, under
+/// the size limit and free of repeats; failing that, split the cell off as a one-cell cage.
+fn repair_cages(n: usize, grid: &[u8], cages: &mut Vec<Cage>, diff: &[usize], max: usize, rng: &mut impl Rng) {
+    let c = *diff.choose(rng).expect("differing cell");
+    let cage_of = |cages: &[Cage], x: usize| cages.iter().position(|k| k.cells.contains(&(x as u16))).expect("caged");
+    let mut moves: Vec<(usize, usize)> = Vec::new(); // (cell, to cage)
+    let home = cage_of(cages, c);
+    for o in neighbours(n, c) {
+        let other = cage_of(cages, o);
+        if other != home {
+            moves.push((o, home));
+            moves.push((c, other));
+        }
+    }
+    moves.shuffle(rng);
+    for (cell, to) in moves {
+        let from = cage_of(cages, cell);
+        if cages[to].cells.len() >= max || cages[to].cells.iter().any(|&x| grid[x as usize] == grid[cell]) {
+            continue;
+        }
+        let rest: Vec<u16> = cages[from].cells.iter().copied().filter(|&x| x as usize != cell).collect();
+        if !connected(n, &rest) {
+            continue;
+        }
+        cages[from].cells = rest;
+        cages[to].cells.push(cell as u16);
+        for k in [from, to] {
+            cages[k].sum = cages[k].cells.iter().map(|&x| grid[x as usize] as u32).sum();
+        }
+        cages.retain(|k| !k.cells.is_empty());
+        return;
+    }
+    if cages[home].cells.len() > 1 {
+        // Split the cell off; the rest may fall apart into pieces, each its own cage.
+        let rest: Vec<u16> = cages[home].cells.iter().copied().filter(|&x| x as usize != c).collect();
+        cages.remove(home);
+        cages.push(Cage { sum: grid[c] as u32, cells: vec![c as u16] });
+        let mut left = rest;
+        while let Some(&first) = left.first() {
+            let mut piece = vec![first];
+            let mut i = 0;
+            while i < piece.len() {
+                let x = piece[i] as usize;
+                i += 1;
+                for y in neighbours(n, x) {
+                    if left.contains(&(y as u16)) && !piece.contains(&(y as u16)) {
+                        piece.push(y as u16);
+                    }
+                }
+            }
+            left.retain(|x| !piece.contains(x));
+            cages.push(Cage { sum: piece.iter().map(|&x| grid[x as usize] as u32).sum(), cells: piece });
+        }
+    }
+}
+
+/// Cells where two full grids differ.
+fn differ(a: &[u8], b: &[u8]) -> Vec<usize> {
+    (0..a.len()).filter(|&i| a[i] != b[i]).collect()
+}
+
+/// A second solution of `givens` on `shape` other than `known`, if any: Err(()) when the
+/// search hit its budget.
+fn other_solution(shape: &Shape, givens: &[u8], known: &[u8]) -> Result<Option<Vec<u8>>, ()> {
+    let budget = check_budget(shape.n);
+    let mut solver = super::solve::Solver::new(shape, budget);
+    let Some(cand) = solver.start(givens) else { return Ok(None) };
+    // Search with the known solution's digits last in each branch, so that a second solution,
+    // if any, tends to come first; stop at the first solution that differs.
+    let mut out = super::solve::Count { count: 0, first: None, undecided: false, nodes: 0 };
+    let found = solver.find_other(cand, known, &mut out);
+    if out.undecided {
+        return Err(());
+    }
+    Ok(found)
+}
+
+/// Build one puzzle: (board, givens, solution, repairs).
+pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec<u8>, Vec<u8>, u32), Reject> {
+    let mut shape = board(params, rng);
+    let n = shape.n;
+    let grid = random_grid(&shape, rng, (n * n * 50) as u64).ok_or(Reject::GeneratorFailed)?;
+    let mut repairs = 0;
+    if params.killer {
+        let max = params.cage_sizes.len();
+        let mut cages = grow_cages(n, &grid, &params.cage_sizes, rng);
+        let plain = shape.clone();
+        shape = plain.with_cages(cages.clone()).map_err(|_| Reject::GeneratorFailed)?;
+        // With givens allowed, the givens make the cages unique (below); without, repairs do.
+        while !params.givens {
+            let zero = vec![0u8; n * n];
+            match other_solution(&shape, &zero, &grid) {
+                Err(()) => return Err(Reject::Undecided),
+                Ok(None) => return Ok((shape, zero, grid, repairs)),
+                Ok(Some(other)) => {
+                    if repairs >= params.max_repairs {
+                        return Err(Reject::NotUnique);
+                    }
+                    repairs += 1;
+                    repair_cages(n, &grid, &mut cages, &differ(&grid, &other), max, rng);
+                    shape = plain.with_cages(cages.clone()).map_err(|_| Reject::GeneratorFailed)?;
+                }
+            }
+        }
+    }
+    let mut givens = grid.clone();
+    let mut orbits = orbits(params.symmetry, n);
+    orbits.shuffle(rng);
+    for orbit in orbits {
+        let saved: Vec<u8> = orbit.iter().map(|&c| givens[c]).collect();
+        for &c in &orbit {
+            givens[c] = 0;
+        }
+        match other_solution(&shape, &givens, &grid) {
+            Ok(None) => {}
+            Ok(Some(_)) | Err(()) => {
+                for (&c, &d) in orbit.iter().zip(&saved) {
+                    givens[c] = d;
+                }
+            }
+        }
+    }
+    let check = count_solutions(&shape, &givens, 2, check_budget(n) * 4);
+    match (check.undecided, check.count) {
+        (true, _) => Err(Reject::Undecided),
+        (false, 1) => Ok((shape, givens, grid, repairs)),
+        (false, 0) => Err(Reject::NoSolution),
+        _ => Err(Reject::NotUnique),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn regions_are_connected_and_even() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        for n in [4usize, 5, 6, 7, 9, 11, 16] {
+            let r = random_regions(n, &mut rng);
+            let s = Shape::new(n, None, Some(r.clone()), false, Vec::new()).expect("valid regions");
+            assert_eq!(s.n, n);
+            if n > 5 {
+                assert_ne!(r, box_regions(super::super::shape::default_box(n).0, super::super::shape::default_box(n).1));
+            }
+        }
+    }
+
+    #[test]
+    fn orbits_cover_every_cell_once() {
+        for n in [4usize, 5, 6, 9, 16] {
+            for sym in Symmetry::ALL {
+                let o = orbits(sym, n);
+                let mut all: Vec<usize> = o.concat();
+                all.sort_unstable();
+                assert_eq!(all, (0..n * n).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    pub fn params(boxes: Option<(usize, usize)>, n: usize, diagonals: bool, killer: bool) -> FamilyParams {
+        FamilyParams {
+            boxes,
+            jigsaw_size: n,
+            diagonals,
+            killer,
+            givens: false,
+            symmetry: Symmetry::Rotate180,
+            cage_sizes: vec![0, 4, 4, 2, 1],
+            max_repairs: 100,
+        }
+    }
+
+    #[test]
+    fn generated_puzzles_are_unique() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let configs = [
+            params(Some((2, 2)), 4, false, false),
+            params(Some((2, 3)), 6, false, false),
+            params(None, 6, false, false),
+            params(Some((3, 3)), 9, true, false),
+            params(Some((2, 2)), 4, false, true),
+            params(Some((2, 3)), 6, false, true),
+        ];
+        for p in &configs {
+            let mut made = 0;
+            for _ in 0..5 {
+                let Ok((shape, givens, solution, _)) = generate(p, &mut rng) else { continue };
+                made += 1;
+                assert!(shape.is_solution(&solution));
+                let c = count_solutions(&shape, &givens, 2, 1 << 22);
+                assert_eq!((c.count, c.undecided), (1, false), "{}", shape.name());
+                assert_eq!(c.first.as_deref(), Some(&solution[..]));
+                if p.killer {
+                    assert!(givens.iter().all(|&d| d == 0));
+                }
+            }
+            assert!(made >= 3, "{:?}: {made} of 5", p);
+        }
+    }
+
+    #[test]
+    #[ignore = "timing survey: cargo test --release --lib family::generate::tests::survey -- --ignored --nocapture"]
+    fn survey() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let configs = [
+            ("4", params(Some((2, 2)), 4, false, false)),
+            ("6", params(Some((2, 3)), 6, false, false)),
+            ("8", params(Some((2, 4)), 8, false, false)),
+            ("9", params(Some((3, 3)), 9, false, false)),
+            ("12", params(Some((3, 4)), 12, false, false)),
+            ("16", params(Some((4, 4)), 16, false, false)),
+            ("25", params(Some((5, 5)), 25, false, false)),
+            ("6j", params(None, 6, false, false)),
+            ("9j", params(None, 9, false, false)),
+            ("9x", params(Some((3, 3)), 9, true, false)),
+            ("6k", params(Some((2, 3)), 6, false, true)),
+            ("9k", params(Some((3, 3)), 9, false, true)),
+            ("9xk", params(Some((3, 3)), 9, true, true)),
+            ("9jk", params(None, 9, false, true)),
+        ];
+        for (name, p) in &configs {
+            let t = std::time::Instant::now();
+            let (mut ok, mut rej, mut reps, mut givens) = (0, Vec::new(), 0, 0);
+            let tries = if p.size() >= 16 || p.killer { 4 } else { 20 };
+            for _ in 0..tries {
+                match generate(p, &mut rng) {
+                    Ok((_, g, _, r)) => {
+                        ok += 1;
+                        reps += r;
+                        givens += g.iter().filter(|&&d| d != 0).count();
+                    }
+                    Err(e) => rej.push(e.name()),
+                }
+            }
+            let s = t.elapsed().as_secs_f64();
+            println!("{name:4} {ok}/{tries} in {s:.3}s ({:.4} s each) repairs {reps} givens/puzzle {:.1} rejected {rej:?}", s / tries as f64, givens as f64 / ok.max(1) as f64);
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! The board of a Sudoku-family puzzle, everything but its givens: n symbols on an n×n grid,
+//! its houses (rows, columns, regions, and the two long diagonals for X) and its cages with sums
+//! (killer).
+//!
+//! Invariants, checked by `Shape::new` (the one constructor): 4 ≤ n ≤ 25 (`MAX_N`); `regions`
+//! holds n cells of each id 0..n, each region connected; a box shape R×C has R·C = n and its
+//! regions are the boxes; cages are connected, disjoint, of 1..=n cells, with a sum that some
+//! set of distinct digits 1..=n reaches. Cells are numbered row-major, `r * n + c`.
+//! Derived tables (houses, the houses of each cell, peers, the cage of each cell) are built once.
+
+use crate::common::bitset::DigitSet;
+
+/// The largest symbol count (Solo goes to 31; the SPEC's text form to 35; 25 is 5×5 boxes).
+pub const MAX_N: usize = 25;
+
+/// A set of digits 1..=25 as bits of a `u32` (bit d = digit d; bit 0 never set).
+pub type Mask = u32;
+
+/// The digits 1..=n.
+pub const fn full(n: usize) -> Mask {
+    ((1u64 << (n + 1)) - 2) as Mask
+}
+
+/// A killer cage: its cells (sorted) and the sum of their digits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cage {
+    pub sum: u32,
+    pub cells: Vec<u16>,
+}
+
+/// What kind of house, for the techniques that care (fish use rows and columns; intersections
+/// pair any two houses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseKind {
+    Row,
+    Col,
+    Region,
+    Diagonal,
+}
+
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub n: usize,
+    /// Box shape (rows, cols), or None for jigsaw regions.
+    pub boxes: Option<(usize, usize)>,
+    /// Region id of each cell.
+    pub regions: Vec<u8>,
+    pub diagonals: bool,
+    pub cages: Vec<Cage>,
+    /// Rows 0..n, columns n..2n, regions 2n..3n, then the main diagonal and the anti-diagonal.
+    pub houses: Vec<Vec<u16>>,
+    pub house_kind: Vec<HouseKind>,
+    /// The houses of each cell (3, or 4–5 on a diagonal).
+    pub cell_houses: Vec<Vec<u16>>,
+    /// Every other cell sharing a house with the cell (cages do not make peers: a cage's digits
+    /// differ too, handled by the cage constraint).
+    pub peers: Vec<Vec<u16>>,
+    /// Index into `cages` of each cell's cage, or `u16::MAX`.
+    pub cage_of: Vec<u16>,
+}
+
+impl PartialEq for Shape {
+    fn eq(&self, o: &Shape) -> bool {
+        self.n == o.n
+            && self.boxes == o.boxes
+            && self.regions == o.regions
+            && self.diagonals == o.diagonals
+            && self.cages == o.cages
+    }
+}
+impl Eq for Shape {}
+
+/// The most square box R×C with R ≤ C and R·C = n (SPEC: the default shape of a text line).
+pub fn default_box(n: usize) -> (usize, usize) {
+    let r = (1..=n).filter(|r| n % r == 0 && r * r <= n).max().unwrap_or(1);
+    (r, n / r)
+}
+
+/// The region ids of R×C boxes on an n×n grid (n = R·C), numbered in reading order.
+pub fn box_regions(r: usize, c: usize) -> Vec<u8> {
+    let n = r * c;
+    (0..n * n).map(|cell| ((cell / n) / r * r + (cell % n) / c) as u8).collect()
+}
+
+impl Shape {
+    /// Check and complete a board description; the error says what is wrong.
+    pub fn new(
+        n: usize,
+        boxes: Option<(usize, usize)>,
+        regions: Option<Vec<u8>>,
+        diagonals: bool,
+        mut cages: Vec<Cage>,
+    ) -> Result<Shape, String> {
+        if !(4..=MAX_N).contains(&n) {
+            return Err(format!("size {n} is outside 4..={MAX_N}"));
+        }
+        let regions = match (boxes, regions) {
+            (Some((r, c)), given) => {
+                if r * c != n || r == 0 {
+                    return Err(format!("box {r}x{c} does not make {n} symbols"));
+                }
+                let b = box_regions(r, c);
+                if let Some(g) = given {
+                    if g != b {
+                        return Err(format!("regions do not match box {r}x{c}"));
+                    }
+                }
+                b
+            }
+            (None, Some(g)) => g,
+            (None, None) => return Err("neither box nor regions given".into()),
+        };
+        if regions.len() != n * n {
+            return Err(format!("regions: {} cells, expected {}", regions.len(), n * n));
+        }
+        let mut count = vec![0usize; n];
+        for &id in &regions {
+            if id as usize >= n {
+                return Err(format!("region id {id} is not below {n}"));
+            }
+            count[id as usize] += 1;
+        }
+        if let Some(id) = count.iter().position(|&k| k != n) {
+            return Err(format!("region {id} has {} cells, expected {n}", count[id]));
+        }
+        for id in 0..n as u8 {
+            let cells: Vec<u16> = (0..n * n).filter(|&c| regions[c] == id).map(|c| c as u16).collect();
+            if !connected(n, &cells) {
+                return Err(format!("region {id} is not connected"));
+            }
+        }
+        let mut cage_of = vec![u16::MAX; n * n];
+        for (i, cage) in cages.iter_mut().enumerate() {
+            cage.cells.sort_unstable();
+            let k = cage.cells.len();
+            if k == 0 || k > n {
+                return Err(format!("cage {} has {k} cells (1..={n})", i + 1));
+            }
+            for &c in &cage.cells {
+                if c as usize >= n * n {
+                    return Err(format!("cage {} has a cell outside the grid", i + 1));
+                }
+                if cage_of[c as usize] != u16::MAX {
+                    return Err(format!("cell [{}, {}] is in two cages", c as usize / n, c as usize % n));
+                }
+                cage_of[c as usize] = i as u16;
+            }
+            let (lo, hi) = ((1..=k as u32).sum::<u32>(), (n as u32 + 1 - k as u32..=n as u32).sum::<u32>());
+            if !(lo..=hi).contains(&cage.sum) {
+                return Err(format!("cage {} sum {} is outside {lo}..={hi} for {k} cells", i + 1, cage.sum));
+            }
+            if !connected(n, &cage.cells) {
+                return Err(format!("cage {} is not connected", i + 1));
+            }
+        }
+        let mut houses: Vec<Vec<u16>> = Vec::with_capacity(3 * n + 2);
+        let mut house_kind = Vec::new();
+        for r in 0..n {
+            houses.push((0..n).map(|c| (r * n + c) as u16).collect());
+            house_kind.push(HouseKind::Row);
+        }
+        for c in 0..n {
+            houses.push((0..n).map(|r| (r * n + c) as u16).collect());
+            house_kind.push(HouseKind::Col);
+        }
+        for id in 0..n as u8 {
+            houses.push((0..n * n).filter(|&c| regions[c] == id).map(|c| c as u16).collect());
+            house_kind.push(HouseKind::Region);
+        }
+        if diagonals {
+            houses.push((0..n).map(|i| (i * n + i) as u16).collect());
+            houses.push((0..n).map(|i| (i * n + n - 1 - i) as u16).collect());
+            house_kind.extend([HouseKind::Diagonal; 2]);
+        }
+        let mut cell_houses = vec![Vec::new(); n * n];
+        for (h, cells) in houses.iter().enumerate() {
+            for &c in cells {
+                cell_houses[c as usize].push(h as u16);
+            }
+        }
+        let peers = (0..n * n)
+            .map(|c| {
+                let mut p: Vec<u16> = cell_houses[c]
+                    .iter()
+                    .flat_map(|&h| houses[h as usize].iter().copied())
+                    .filter(|&o| o as usize != c)
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
+        Ok(Shape { n, boxes, regions, diagonals, cages, houses, house_kind, cell_houses, peers, cage_of })
+    }
+
+    pub fn cells(&self) -> usize {
+        self.n * self.n
+    }
+
+    pub fn is_killer(&self) -> bool {
+        !self.cages.is_empty()
+    }
+
+    /// The same board without its cages.
+    pub fn without_cages(&self) -> Shape {
+        Shape::new(self.n, self.boxes, Some(self.regions.clone()), self.diagonals, Vec::new()).expect("valid shape")
+    }
+
+    /// The same board with these cages.
+    pub fn with_cages(&self, cages: Vec<Cage>) -> Result<Shape, String> {
+        Shape::new(self.n, self.boxes, Some(self.regions.clone()), self.diagonals, cages)
+    }
+
+    /// The shape's name in ids (SPEC): `9`, `16`, `6x` … with `j` for jigsaw, `x` for
+    /// diagonals, `k` for killer; a box other than the default for n gets `RxC`: `2x4`.
+    pub fn name(&self) -> String {
+        let mut s = match self.boxes {
+            Some(b) if b != default_box(self.n) => format!("{}x{}", b.0, b.1),
+            _ => self.n.to_string(),
+        };
+        if self.boxes.is_none() {
+            s.push('j');
+        }
+        if self.diagonals {
+            s.push('x');
+        }
+        if self.is_killer() {
+            s.push('k');
+        }
+        s
+    }
+
+    /// Whether a full grid obeys every house and cage.
+    pub fn is_solution(&self, grid: &[u8]) -> bool {
+        let all = full(self.n);
+        grid.len() == self.cells()
+            && grid.iter().all(|&d| d >= 1 && d as usize <= self.n)
+            && self.houses.iter().all(|h| h.iter().fold(0, |m, &c| m | 1 << grid[c as usize]) == all)
+            && self.cages.iter().all(|cage| {
+                let m = cage.cells.iter().fold(0u32, |m, &c| m | 1 << grid[c as usize]);
+                m.count_ones() as usize == cage.cells.len()
+                    && cage.cells.iter().map(|&c| grid[c as usize] as u32).sum::<u32>() == cage.sum
+            })
+    }
+}
+
+/// Whether these cells (of an n×n grid) form one orthogonally connected piece.
+pub fn connected(n: usize, cells: &[u16]) -> bool {
+    let Some(&first) = cells.first() else { return true };
+    let inside = |c: usize| cells.contains(&(c as u16));
+    let mut seen = vec![first as usize];
+    let mut i = 0;
+    while i < seen.len() {
+        let c = seen[i];
+        i += 1;
+        let (r, col) = (c / n, c % n);
+        let mut next = Vec::with_capacity(4);
+        if col + 1 < n {
+            next.push(c + 1);
+        }
+        if r + 1 < n {
+            next.push(c + n);
+        }
+        if col > 0 {
+            next.push(c - 1);
+        }
+        if r > 0 {
+            next.push(c - n);
+        }
+        for o in next {
+            if inside(o) && !seen.contains(&o) {
+                seen.push(o);
+            }
+        }
+    }
+    seen.len() == cells.len()
+}
+
+/// The orthogonal neighbours of a cell, in the order right, down, left, up.
+pub fn neighbours(n: usize, c: usize) -> impl Iterator<Item = usize> {
+    let (r, col) = (c / n, c % n);
+    [
+        (col + 1 < n).then_some(c + 1),
+        (r + 1 < n).then_some(c + n),
+        (col > 0).then(|| c.wrapping_sub(1)),
+        (r > 0).then(|| c.wrapping_sub(n)),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Digits of a mask as a `DigitSet` when they fit (n ≤ 15), for the shared cage tables.
+pub fn small_set(m: Mask) -> Option<DigitSet> {
+    (m < 1 << 16).then(|| DigitSet::from_bits(m as u16))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boxes_and_default_shapes() {
+        assert_eq!(default_box(9), (3, 3));
+        assert_eq!(default_box(6), (2, 3));
+        assert_eq!(default_box(8), (2, 4));
+        assert_eq!(default_box(12), (3, 4));
+        assert_eq!(default_box(25), (5, 5));
+        assert_eq!(default_box(7), (1, 7));
+        let s = Shape::new(6, Some((2, 3)), None, false, Vec::new()).unwrap();
+        assert_eq!(s.regions[0..6], [0, 0, 0, 1, 1, 1]);
+        assert_eq!(s.regions[12..18], [2, 2, 2, 3, 3, 3]);
+        assert_eq!(s.peers[0].len(), 5 + 5 + 2);
+        assert_eq!(s.name(), "6");
+        let x = Shape::new(9, Some((3, 3)), None, true, Vec::new()).unwrap();
+        assert_eq!(x.cell_houses[40].len(), 5);
+        assert_eq!(x.name(), "9x");
+        assert_eq!(Shape::new(8, Some((4, 2)), None, false, Vec::new()).unwrap().name(), "4x2");
+    }
+
+    #[test]
+    fn bad_shapes_are_refused() {
+        assert!(Shape::new(3, Some((1, 3)), None, false, Vec::new()).is_err());
+        assert!(Shape::new(9, Some((2, 4)), None, false, Vec::new()).is_err());
+        let mut r = box_regions(2, 2);
+        r.swap(0, 15); // region 0 gets a far cell, region 3 a near one: both disconnected
+        assert!(Shape::new(4, None, Some(r), false, Vec::new()).unwrap_err().contains("not connected"));
+        let cage = |sum, cells: &[u16]| Cage { sum, cells: cells.to_vec() };
+        assert!(Shape::new(4, Some((2, 2)), None, false, vec![cage(3, &[0, 1])]).is_ok());
+        assert!(Shape::new(4, Some((2, 2)), None, false, vec![cage(2, &[0, 1])]).is_err());
+        assert!(Shape::new(4, Some((2, 2)), None, false, vec![cage(3, &[0, 5])]).is_err());
+        assert!(Shape::new(4, Some((2, 2)), None, false, vec![cage(3, &[0, 1]), cage(4, &[1, 2])]).is_err());
+    }
+}
