@@ -72,7 +72,7 @@ impl Eq for Shape {}
 
 /// The most square box R×C with R ≤ C and R·C = n (SPEC: the default shape of a text line).
 pub fn default_box(n: usize) -> (usize, usize) {
-    let r = (1..=n).filter(|r| n % r == 0 && r * r <= n).max().unwrap_or(1);
+    let r = (1..=n).filter(|r| n.is_multiple_of(*r) && r * r <= n).max().unwrap_or(1);
     (r, n / r)
 }
 
