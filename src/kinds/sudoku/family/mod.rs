@@ -5,6 +5,7 @@
 pub mod shape;
 pub mod solve;
 pub mod generate;
+pub mod solo_id;
 
 use super::Symmetry;
 use serde::{Deserialize, Serialize};
