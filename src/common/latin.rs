@@ -98,13 +98,21 @@ use crate::rate::Tally;
 /// only those of cells with at most k candidates examined). Success: their candidates number
 /// exactly k and another open cell holds one. `step(subset, others, digits)` builds the step
 /// that removes `digits` from the `others` positions.
-pub fn naked_subsets<S>(house: &[u16], k: usize, t: &mut Tally<S>, step: impl Fn(u16, u16, u16) -> S) {
-    let open: u16 = (0..house.len()).filter(|&i| house[i] != 0).fold(0, |m, i| m | 1 << i);
+pub fn naked_subsets<M: Copy + Into<u32>, S>(
+    house: &[M],
+    k: usize,
+    t: &mut Tally<S>,
+    step: impl Fn(u32, u32, u32) -> S,
+) {
+    let mut buf = [0u32; 32];
+    house.iter().enumerate().for_each(|(i, &m)| buf[i] = m.into());
+    let house = &buf[..house.len()];
+    let open: u32 = (0..house.len()).filter(|&i| house[i] != 0).fold(0, |m, i| m | 1 << i);
     let all = open.count_ones() as usize;
     if all <= k {
         return;
     }
-    let mut fit = [0usize; 16];
+    let mut fit = [0usize; 32];
     let mut n = 0;
     for i in (0..house.len()).filter(|&i| house[i] != 0 && house[i].count_ones() as usize <= k) {
         fit[n] = i;
@@ -112,8 +120,8 @@ pub fn naked_subsets<S>(house: &[u16], k: usize, t: &mut Tally<S>, step: impl Fn
     }
     t.situations += binom(all, k) - binom(n, k);
     combos(n, k, |ix| {
-        let digits = ix.iter().fold(0u16, |a, &i| a | house[fit[i]]);
-        let subset = ix.iter().fold(0u16, |a, &i| a | 1 << fit[i]);
+        let digits = ix.iter().fold(0u32, |a, &i| a | house[fit[i]]);
+        let subset = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let others = open & !subset;
         let hit = digits.count_ones() as usize == k
             && (0..house.len()).any(|i| others >> i & 1 == 1 && house[i] & digits != 0);
@@ -125,8 +133,11 @@ pub fn naked_subsets<S>(house: &[u16], k: usize, t: &mut Tally<S>, step: impl Fn
 /// (counted, only those of digits with at most k places examined). Success: they share exactly
 /// k cells and one of those holds another candidate. `step(cells, digits)` builds the step that
 /// keeps only `digits` in the `cells` positions.
-pub fn hidden_subsets<S>(house: &[u16], k: usize, t: &mut Tally<S>, step: impl Fn(u16, u16) -> S) {
-    let mut places = [0u16; 16];
+pub fn hidden_subsets<M: Copy + Into<u32>, S>(house: &[M], k: usize, t: &mut Tally<S>, step: impl Fn(u32, u32) -> S) {
+    let mut buf = [0u32; 32];
+    house.iter().enumerate().for_each(|(i, &m)| buf[i] = m.into());
+    let house = &buf[..house.len()];
+    let mut places = [0u32; 32];
     for (i, &m) in house.iter().enumerate() {
         let mut m = m;
         while m != 0 {
@@ -139,16 +150,16 @@ pub fn hidden_subsets<S>(house: &[u16], k: usize, t: &mut Tally<S>, step: impl F
     if all <= k {
         return;
     }
-    let mut fit = [0usize; 16];
+    let mut fit = [0usize; 32];
     let mut n = 0;
-    for d in (1..16).filter(|&d| places[d] != 0 && places[d].count_ones() as usize <= k) {
+    for d in (1..32).filter(|&d| places[d] != 0 && places[d].count_ones() as usize <= k) {
         fit[n] = d;
         n += 1;
     }
     t.situations += binom(all, k) - binom(n, k);
     combos(n, k, |ix| {
-        let cover = ix.iter().fold(0u16, |a, &i| a | places[fit[i]]);
-        let set = ix.iter().fold(0u16, |a, &i| a | 1 << fit[i]);
+        let cover = ix.iter().fold(0u32, |a, &i| a | places[fit[i]]);
+        let set = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit =
             cover.count_ones() as usize == k && (0..house.len()).any(|i| cover >> i & 1 == 1 && house[i] & !set != 0);
         t.record(hit.then(|| step(cover, set)));
@@ -161,15 +172,18 @@ pub fn hidden_subsets<S>(house: &[u16], k: usize, t: &mut Tally<S>, step: impl F
 /// examined). Success: the places cover exactly n cross lines and the digit can leave another
 /// cell of them (`removable(bases, cover)` says whether it can). `step(bases, cover)` builds the
 /// step removing the digit from the cover lines outside the base lines.
-pub fn fish<S>(
-    lines: &[u16],
+pub fn fish<M: Copy + Into<u32>, S>(
+    lines: &[M],
     n: usize,
     t: &mut Tally<S>,
-    removable: impl Fn(u16, u16) -> bool,
-    step: impl Fn(u16, u16) -> S,
+    removable: impl Fn(u32, u32) -> bool,
+    step: impl Fn(u32, u32) -> S,
 ) {
+    let mut buf = [0u32; 32];
+    lines.iter().enumerate().for_each(|(i, &m)| buf[i] = m.into());
+    let lines = &buf[..lines.len()];
     let all = lines.iter().filter(|p| p.count_ones() >= 2).count();
-    let mut fit = [0usize; 16];
+    let mut fit = [0usize; 32];
     let mut m = 0;
     for i in (0..lines.len()).filter(|&i| (2..=n).contains(&(lines[i].count_ones() as usize))) {
         fit[m] = i;
@@ -177,8 +191,8 @@ pub fn fish<S>(
     }
     t.situations += binom(all, n) - binom(m, n);
     combos(m, n, |ix| {
-        let cover = ix.iter().fold(0u16, |a, &i| a | lines[fit[i]]);
-        let bases = ix.iter().fold(0u16, |a, &i| a | 1 << fit[i]);
+        let cover = ix.iter().fold(0u32, |a, &i| a | lines[fit[i]]);
+        let bases = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit = cover.count_ones() as usize == n && removable(bases, cover);
         t.record(hit.then(|| step(bases, cover)));
     });
@@ -190,7 +204,7 @@ mod tests {
     use rand::SeedableRng;
 
     /// Bits for digits.
-    fn m(ds: &[u8]) -> u16 {
+    fn m(ds: &[u8]) -> u32 {
         ds.iter().fold(0, |a, &d| a | 1 << d)
     }
 
@@ -198,14 +212,14 @@ mod tests {
     fn naked_pair_fires_and_not_without_one() {
         // Cells 0 and 2 hold {1,2}: a naked pair; cell 3 loses 1 and 2.
         let house = [m(&[1, 2]), m(&[3, 4]), m(&[1, 2]), m(&[1, 2, 5]), 0];
-        let mut t: Tally<(u16, u16, u16)> = Tally::default();
+        let mut t: Tally<(u32, u32, u32)> = Tally::default();
         naked_subsets(&house, 2, &mut t, |s, o, d| (s, o, d));
         assert_eq!(t.successes, 1);
         assert_eq!(t.first, Some((0b101, 0b1010, m(&[1, 2]))));
         assert_eq!(t.situations, 6); // C(4 open cells, 2)
                                      // Without a second {1,2} cell there is no pair.
         let house = [m(&[1, 2]), m(&[3, 4]), m(&[1, 3]), m(&[1, 2, 5]), 0];
-        let mut t: Tally<(u16, u16, u16)> = Tally::default();
+        let mut t: Tally<(u32, u32, u32)> = Tally::default();
         naked_subsets(&house, 2, &mut t, |s, o, d| (s, o, d));
         assert_eq!(t.successes, 0);
     }
@@ -214,12 +228,12 @@ mod tests {
     fn hidden_pair_fires_and_not_when_nothing_to_remove() {
         // Digits 4 and 5 only in cells 1 and 3, which hold other candidates too.
         let house = [m(&[1, 2]), m(&[1, 4, 5]), m(&[2, 3]), m(&[3, 4, 5]), m(&[1, 3])];
-        let mut t: Tally<(u16, u16)> = Tally::default();
+        let mut t: Tally<(u32, u32)> = Tally::default();
         hidden_subsets(&house, 2, &mut t, |c, d| (c, d));
         assert_eq!(t.first, Some((0b1010, m(&[4, 5]))));
         // Same places, but the cells hold only 4 and 5: nothing to remove.
         let house = [m(&[1, 2]), m(&[4, 5]), m(&[2, 3]), m(&[4, 5]), m(&[1, 3])];
-        let mut t: Tally<(u16, u16)> = Tally::default();
+        let mut t: Tally<(u32, u32)> = Tally::default();
         hidden_subsets(&house, 2, &mut t, |c, d| (c, d));
         assert_eq!(t.successes, 0);
     }
@@ -228,11 +242,11 @@ mod tests {
     fn x_wing_needs_two_matching_lines() {
         // Lines 0 and 2 hold the digit at positions {1, 3}: an X-wing.
         let lines = [0b1010u16, 0b0110, 0b1010, 0b0001];
-        let mut t: Tally<(u16, u16)> = Tally::default();
+        let mut t: Tally<(u32, u32)> = Tally::default();
         fish(&lines, 2, &mut t, |_, _| true, |b, c| (b, c));
         assert_eq!(t.first, Some((0b101, 0b1010)));
         let lines = [0b1010u16, 0b0110, 0b1100, 0b0001];
-        let mut t: Tally<(u16, u16)> = Tally::default();
+        let mut t: Tally<(u32, u32)> = Tally::default();
         fish(&lines, 2, &mut t, |_, _| true, |b, c| (b, c));
         assert_eq!(t.successes, 0);
     }

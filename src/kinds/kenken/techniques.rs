@@ -342,7 +342,7 @@ impl<'a> Position<'a> {
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
         for line in &self.lines {
             latin::naked_subsets(&self.line_cands(line), k, t, |_, others, digits| {
-                self.removal_step(Self::positions(line, others), digits)
+                self.removal_step(Self::positions(line, others as u16), digits as u16)
             });
         }
     }
@@ -350,7 +350,7 @@ impl<'a> Position<'a> {
     fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
         for line in &self.lines {
             latin::hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
-                self.removal_step(Self::positions(line, cells), self.board.full() & !set)
+                self.removal_step(Self::positions(line, cells as u16), self.board.full() & !(set as u16))
             });
         }
     }
@@ -441,7 +441,7 @@ impl<'a> Position<'a> {
                             .fold(0u16, |m, j| m | 1 << j)
                     })
                     .collect();
-                let cells = |bases: u16, cover: u16| -> Vec<usize> {
+                let cells = |bases: u32, cover: u32| -> Vec<usize> {
                     (0..n)
                         .filter(|&i| bases >> i & 1 == 0)
                         .flat_map(|i| (0..n).filter(move |&j| cover >> j & 1 == 1).map(move |j| at(i, j)))

@@ -176,8 +176,8 @@ impl Position {
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
         for h in 0..27 {
             latin::naked_subsets(&self.house_cands(h), k, t, |_, others, digits| Step::Remove {
-                cells: Self::cells_of(h, others),
-                digits: DigitSet::from_bits(digits),
+                cells: Self::cells_of(h, others as u16),
+                digits: DigitSet::from_bits(digits as u16),
             });
         }
     }
@@ -185,8 +185,8 @@ impl Position {
     fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
         for h in 0..27 {
             latin::hidden_subsets(&self.house_cands(h), k, t, |cells, set| Step::Remove {
-                cells: Self::cells_of(h, cells),
-                digits: ALL_DIGITS.without(DigitSet::from_bits(set)),
+                cells: Self::cells_of(h, cells as u16),
+                digits: ALL_DIGITS.without(DigitSet::from_bits(set as u16)),
             });
         }
     }
@@ -226,8 +226,8 @@ impl Position {
                         .iter()
                         .fold(0u16, |acc, c| acc | 1 << if base_first == 0 { c % 9 } else { c / 9 })
                 });
-                let eliminated = |bases: u16, cover: u16| {
-                    let union = |first: usize, m: u16| {
+                let eliminated = |bases: u32, cover: u32| {
+                    let union = |first: usize, m: u32| {
                         (0..9).filter(|j| m >> j & 1 == 1).fold(Cells::EMPTY, |a, j| a.or(HOUSE_MASK[first + j]))
                     };
                     union(cover_first, cover).minus(union(base_first, bases)).and(dc)
