@@ -28,10 +28,29 @@ pub struct Board<'a> {
     tuples: Vec<CageFilter>,
     /// Cages cheap to filter (a few words of tuples), in order, and the costly ones, cheapest
     /// first: propagation filters the costly ones only when nothing cheaper has work left.
-    cheap: Vec<u8>,
+    cheap: u256,
     costly: Vec<u8>,
     /// `cage_union`'s buffers: the live tuples' words and their indices.
     scratch: RefCell<(Vec<u64>, Vec<u32>)>,
+    /// Per cage, its earlier filterings (`Chain`); kept for the costly cages only.
+    chains: RefCell<Vec<Chain>>,
+}
+
+/// A cage's earlier filterings, each under candidates no wider than the one below it: entry i's
+/// masks (the cage cells' candidates then), the digits each cell kept, and the live words of its
+/// surviving tuples. The tuples alive under candidates within an entry's masks are among that
+/// entry's, so filtering starts from the topmost entry that contains the current candidates and
+/// removes only the digits lost since. A search node's candidates lie within its ancestors'
+/// (propagation only removes digits): entries left by finished branches are dropped as soon as
+/// they stop containing the current candidates. Which entry is used changes only the work: the
+/// result is the same tuples.
+#[derive(Default)]
+struct Chain {
+    /// Per entry: the start of its masks and kept digits in `masks` (cage length each), and of
+    /// its words in `words`.
+    entries: Vec<(u32, u32)>,
+    masks: Vec<u16>,
+    words: Vec<(u32, u64)>,
 }
 
 /// (size, op, target, cage length, which pairs of the cage's cells share a line): all a cage's
@@ -76,6 +95,8 @@ struct TupleSets {
     sets: Vec<u64>,
     /// Per cell, the digits some tuple gives it: a cell's sets over these partition the tuples.
     present: Vec<u16>,
+    /// Word 0 of the set of all tuples (`filter_word`).
+    all: u64,
 }
 
 impl TupleSets {
@@ -90,7 +111,144 @@ impl TupleSets {
                 present[i] |= 1 << d;
             }
         }
-        TupleSets { words, sets, present }
+        let all = if count >= 64 { !0 } else { (1u64 << count) - 1 };
+        TupleSets { words, sets, present, all }
+    }
+
+    /// `filter` for at most 64 tuples (most cages): one word, no order or word list to keep.
+    fn filter_word(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64], live: &mut Vec<u32>) -> bool {
+        // The tuples there are: the other bits of the word are no tuple, and would survive
+        // dropping digits.
+        let mut a = self.all;
+        for (i, &c) in cells.iter().enumerate() {
+            let ds = self.digits(i, 0);
+            let m = cand[c] & self.present[i];
+            let gone = self.present[i] & !m;
+            let (mut mm, keep) = if gone.count_ones() < m.count_ones() { (gone, false) } else { (m, true) };
+            let mut x = 0u64;
+            while mm != 0 {
+                x |= ds[mm.trailing_zeros() as usize];
+                mm &= mm - 1;
+            }
+            a &= if keep { x } else { !x };
+            if a == 0 {
+                return false;
+            }
+        }
+        alive[0] = a;
+        live.clear();
+        live.push(0);
+        for (i, &c) in cells.iter().enumerate() {
+            let ds = self.digits(i, 0);
+            let mut m = cand[c] & self.present[i];
+            let mut seen = 0u16;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if ds[d] & a != 0 {
+                    seen |= 1 << d;
+                }
+            }
+            union[i] |= seen;
+        }
+        true
+    }
+
+    /// `filter` starting from the chain's topmost entry that contains `cand` (see `Chain`), then
+    /// pushing the result as a new entry. Same `union` and result as `filter`.
+    fn filter_chained(
+        &self,
+        cells: &[usize],
+        cand: &[u16],
+        union: &mut [u16],
+        chain: &mut Chain,
+        alive: &mut [u64],
+        live: &mut Vec<u32>,
+    ) -> bool {
+        let len = cells.len();
+        while let Some(&(m, w)) = chain.entries.last() {
+            let masks = &chain.masks[m as usize..m as usize + len];
+            if cells.iter().zip(masks).all(|(&c, &e)| cand[c] & !e == 0) {
+                break;
+            }
+            chain.entries.pop();
+            chain.masks.truncate(m as usize);
+            chain.words.truncate(w as usize);
+        }
+        let Some(&(m, w)) = chain.entries.last() else {
+            if !self.filter(cells, cand, union, alive, live) {
+                return false;
+            }
+            chain.entries.push((chain.masks.len() as u32, chain.words.len() as u32));
+            chain.masks.extend(cells.iter().map(|&c| cand[c]));
+            chain.masks.extend_from_slice(&union[..len]);
+            chain.words.extend(live.iter().map(|&w| (w, alive[w as usize])));
+            return true;
+        };
+        let (m, w) = (m as usize, w as usize);
+        // The cells that lost digits since the entry, and which digits.
+        let mut lost = [(0u8, 0u16); MAX_CELLS];
+        let mut changed = 0;
+        for (i, &c) in cells.iter().enumerate() {
+            let gone = chain.masks[m + i] & !cand[c] & self.present[i];
+            if gone != 0 {
+                lost[changed] = (i as u8, gone);
+                changed += 1;
+            }
+        }
+        if changed == 0 {
+            // The same candidates as the entry (within the tuples' digits): the same result.
+            for (u, &e) in union[..len].iter_mut().zip(&chain.masks[m + len..m + 2 * len]) {
+                *u |= e;
+            }
+            return true;
+        }
+        let start = chain.words.len();
+        for x in w..start {
+            let (word, mut a) = chain.words[x];
+            for &(i, gone) in &lost[..changed] {
+                let ds = self.digits(i as usize, word as usize);
+                let mut g = gone;
+                while g != 0 {
+                    a &= !ds[g.trailing_zeros() as usize];
+                    g &= g - 1;
+                }
+                if a == 0 {
+                    break;
+                }
+            }
+            if a != 0 {
+                chain.words.push((word, a));
+            }
+        }
+        if chain.words.len() == start {
+            return false;
+        }
+        let new = chain.masks.len();
+        chain.masks.extend(cells.iter().map(|&c| cand[c]));
+        for (i, &c) in cells.iter().enumerate() {
+            let mut m = cand[c] & !1;
+            let mut seen = 0u64;
+            for &(word, a) in &chain.words[start..] {
+                let ds = self.digits(i, word as usize);
+                let mut mm = m;
+                while mm != 0 {
+                    let d = mm.trailing_zeros() as usize;
+                    mm &= mm - 1;
+                    if ds[d] & a != 0 {
+                        seen |= 1 << d;
+                    }
+                }
+                m &= !(seen as u16);
+                if m == 0 {
+                    break;
+                }
+            }
+            union[i] |= seen as u16;
+            chain.masks.push(seen as u16);
+        }
+        chain.entries.push((new as u32, start as u32));
+        true
     }
 
     /// Word `w` of cell `i`'s tuple sets, all 16 digits.
@@ -106,6 +264,9 @@ impl TupleSets {
     /// The cell with the fewest candidates goes first and each later cell only looks at the
     /// words still alive: once a narrow cell has cut the set down, the wide ones cost little.
     fn filter(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64], live: &mut Vec<u32>) -> bool {
+        if self.words == 1 {
+            return self.filter_word(cells, cand, union, alive, live);
+        }
         // The narrowest cell first (a full sort cost 3% of 12×12 generation), the rest in order.
         let mut order = [0u8; MAX_CELLS];
         let order = &mut order[..cells.len()];
@@ -275,10 +436,25 @@ impl<'a> Board<'a> {
             CageFilter::Sets(t) => t.words * cells[k].len(),
             CageFilter::Enumerate | CageFilter::Bounds => usize::MAX,
         };
-        let (mut costly, cheap): (Vec<u8>, Vec<u8>) =
+        let (mut costly, cheap_list): (Vec<u8>, Vec<u8>) =
             (0..cells.len() as u8).partition(|&k| cost(k as usize) > CHEAP_WORDS);
+        let mut cheap = u256::ZERO;
+        cheap_list.iter().for_each(|&k| cheap.set(k as usize));
         costly.sort_by_key(|&k| cost(k as usize));
-        Board { puzzle, n, cage_of, cells, tuples, cheap, costly, scratch: RefCell::default() }
+        // A chain with capacity is in use (costly cages only: for the others the full filter
+        // costs less than keeping entries).
+        let chains = RefCell::new(
+            (0..cells.len())
+                .map(|k| {
+                    let mut chain = Chain::default();
+                    if costly.contains(&(k as u8)) {
+                        chain.masks.reserve(4 * cells[k].len());
+                    }
+                    chain
+                })
+                .collect(),
+        );
+        Board { puzzle, n, cage_of, cells, tuples, cheap, costly, scratch: RefCell::default(), chains }
     }
 
     pub fn full(&self) -> u16 {
@@ -310,6 +486,10 @@ impl<'a> Board<'a> {
                     alive.resize(sets.words, 0);
                 }
                 let alive = &mut alive[..sets.words];
+                let chain = &mut self.chains.borrow_mut()[k];
+                if !want_must && chain.masks.capacity() > 0 {
+                    return sets.filter_chained(cells, cand, union, chain, alive, live).then_some(0);
+                }
                 if !sets.filter(cells, cand, union, alive, live) {
                     return None;
                 }
@@ -423,13 +603,12 @@ impl<'a> Board<'a> {
                 }
                 continue;
             }
-            for &k in &self.cheap {
-                let k = k as usize;
-                if q.cages.get(k) {
-                    q.cages.clear(k);
-                    if !self.filter_cage(k, cand, &mut union, &mut q) {
-                        return None;
-                    }
+            // The queued cheap cages, each once (those queued meanwhile wait for the next round).
+            let mut todo = q.cages.and(&self.cheap);
+            q.cages = q.cages.and_not(&self.cheap);
+            while let Some(k) = todo.pop() {
+                if !self.filter_cage(k, cand, &mut union, &mut q) {
+                    return None;
                 }
             }
             if q.cells.any() {
@@ -713,6 +892,12 @@ impl u256 {
     }
     fn clear(&mut self, i: usize) {
         self.0[i / 64] &= !(1 << (i % 64));
+    }
+    fn and(&self, o: &u256) -> u256 {
+        u256(std::array::from_fn(|w| self.0[w] & o.0[w]))
+    }
+    fn and_not(&self, o: &u256) -> u256 {
+        u256(std::array::from_fn(|w| self.0[w] & !o.0[w]))
     }
     fn any(&self) -> bool {
         self.0 != [0; 4]
