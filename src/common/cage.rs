@@ -122,7 +122,7 @@ pub fn for_each_tuple_within(
         min_rest,
         max_rest,
         digits: vec![0u8; k],
-        clash,
+        clashers: (0..k).map(|i| (0..i).filter(|&j| clash(j, i)).collect()).collect(),
         f,
         nodes: budget,
         stopped: false,
@@ -139,7 +139,8 @@ struct Enumeration<'a> {
     min_rest: Vec<u32>,
     max_rest: Vec<u32>,
     digits: Vec<u8>,
-    clash: &'a dyn Fn(usize, usize) -> bool,
+    /// Per cell, the earlier cells it clashes with.
+    clashers: Vec<Vec<usize>>,
     f: &'a mut dyn FnMut(&[u8]) -> bool,
     /// Work still allowed.
     nodes: u64,
@@ -169,12 +170,15 @@ impl Enumeration<'_> {
             return;
         }
         let mut m = self.cand[self.cells[i]] & !1;
+        // Digits a clashing earlier cell took.
+        m &= !self.clashers[i].iter().fold(0u16, |f, &j| f | 1 << self.digits[j]);
+        if i + 1 == self.cells.len() && matches!(self.op, Op::Add | Op::Mul) {
+            self.last(i, acc_sum, acc_prod, m);
+            return;
+        }
         while m != 0 && !self.stopped {
             let d = m.trailing_zeros() as u8;
             m &= m - 1;
-            if (0..i).any(|j| self.digits[j] == d && (self.clash)(j, i)) {
-                continue;
-            }
             // Saturating: `Any` cages of many cells do not prune by product.
             let prod = acc_prod.saturating_mul(d as u64);
             if self.op == Op::Mul && (prod > self.target as u64 || !(self.target as u64).is_multiple_of(prod)) {
@@ -182,6 +186,55 @@ impl Enumeration<'_> {
             }
             self.digits[i] = d;
             self.go(i + 1, acc_sum + d as u32, prod);
+        }
+    }
+}
+
+impl Enumeration<'_> {
+    /// The last cell of a sum or product cage: the one digit that meets the target, without a
+    /// call per candidate. Charges and stops exactly as `go` would visiting each leaf.
+    fn last(&mut self, i: usize, acc_sum: u32, acc_prod: u64, mut m: u16) {
+        let cost = i as u64 + 2;
+        if self.op == Op::Add {
+            // The leaves are m's digits in order, `cost` each, until the work runs out; only
+            // the target's remainder can meet it.
+            let leaves = m.count_ones() as u64;
+            let done = leaves.min(self.nodes / cost);
+            let d = self.target.wrapping_sub(acc_sum);
+            if d < 16 && m >> d & 1 == 1 && ((m & ((1 << d) - 1)).count_ones() as u64) < done {
+                self.digits[i] = d as u8;
+                if !(self.f)(&self.digits) {
+                    self.stopped = true;
+                    return;
+                }
+            }
+            self.nodes -= done * cost;
+            self.stopped = done < leaves;
+            return;
+        }
+        while m != 0 {
+            let d = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let prod = acc_prod.saturating_mul(d as u64);
+            if self.op == Op::Mul && (prod > self.target as u64 || !(self.target as u64).is_multiple_of(prod)) {
+                continue;
+            }
+            if self.nodes < cost {
+                self.stopped = true;
+                return;
+            }
+            self.nodes -= cost;
+            let meets = match self.op {
+                Op::Add => acc_sum + d as u32 == self.target,
+                _ => prod == self.target as u64,
+            };
+            if meets {
+                self.digits[i] = d;
+                if !(self.f)(&self.digits) {
+                    self.stopped = true;
+                    return;
+                }
+            }
         }
     }
 }

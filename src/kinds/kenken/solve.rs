@@ -26,6 +26,31 @@ pub struct Board<'a> {
     pub cells: Vec<Vec<usize>>,
     /// Per cage, how it is filtered.
     tuples: Vec<CageFilter>,
+    /// Cages cheap to filter (a few words of tuples), in order, and the costly ones, cheapest
+    /// first: propagation filters the costly ones only when nothing cheaper has work left.
+    cheap: u256,
+    costly: Vec<u8>,
+    /// `cage_union`'s buffers: the live tuples' words and their indices.
+    scratch: RefCell<(Vec<u64>, Vec<u32>)>,
+    /// Per cage, its earlier filterings (`Chain`); kept for the costly cages only.
+    chains: RefCell<Vec<Chain>>,
+}
+
+/// A cage's earlier filterings, each under candidates no wider than the one below it: entry i's
+/// masks (the cage cells' candidates then), the digits each cell kept, and the live words of its
+/// surviving tuples. The tuples alive under candidates within an entry's masks are among that
+/// entry's, so filtering starts from the topmost entry that contains the current candidates and
+/// removes only the digits lost since. A search node's candidates lie within its ancestors'
+/// (propagation only removes digits): entries left by finished branches are dropped as soon as
+/// they stop containing the current candidates. Which entry is used changes only the work: the
+/// result is the same tuples.
+#[derive(Default)]
+struct Chain {
+    /// Per entry: the start of its masks and kept digits in `masks` (cage length each), and of
+    /// its words in `words`.
+    entries: Vec<(u32, u32)>,
+    masks: Vec<u16>,
+    words: Vec<(u32, u64)>,
 }
 
 /// (size, op, target, cage length, which pairs of the cage's cells share a line): all a cage's
@@ -68,6 +93,10 @@ enum CageFilter {
 struct TupleSets {
     words: usize,
     sets: Vec<u64>,
+    /// Per cell, the digits some tuple gives it: a cell's sets over these partition the tuples.
+    present: Vec<u16>,
+    /// Word 0 of the set of all tuples (`filter_word`).
+    all: u64,
 }
 
 impl TupleSets {
@@ -75,12 +104,151 @@ impl TupleSets {
         let count = flat.len() / len.max(1);
         let words = count.div_ceil(64).max(1);
         let mut sets = vec![0u64; len * 16 * words];
+        let mut present = vec![0u16; len];
         for (t, tuple) in flat.chunks_exact(len.max(1)).enumerate() {
             for (i, &d) in tuple.iter().enumerate() {
                 sets[(i * words + t / 64) * 16 + d as usize] |= 1 << (t % 64);
+                present[i] |= 1 << d;
             }
         }
-        TupleSets { words, sets }
+        let all = if count >= 64 { !0 } else { (1u64 << count) - 1 };
+        TupleSets { words, sets, present, all }
+    }
+
+    /// `filter` for at most 64 tuples (most cages): one word, no order or word list to keep.
+    fn filter_word(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64], live: &mut Vec<u32>) -> bool {
+        // The tuples there are: the other bits of the word are no tuple, and would survive
+        // dropping digits.
+        let mut a = self.all;
+        for (i, &c) in cells.iter().enumerate() {
+            let ds = self.digits(i, 0);
+            let m = cand[c] & self.present[i];
+            let gone = self.present[i] & !m;
+            let (mut mm, keep) = if gone.count_ones() < m.count_ones() { (gone, false) } else { (m, true) };
+            let mut x = 0u64;
+            while mm != 0 {
+                x |= ds[mm.trailing_zeros() as usize];
+                mm &= mm - 1;
+            }
+            a &= if keep { x } else { !x };
+            if a == 0 {
+                return false;
+            }
+        }
+        alive[0] = a;
+        live.clear();
+        live.push(0);
+        for (i, &c) in cells.iter().enumerate() {
+            let ds = self.digits(i, 0);
+            let mut m = cand[c] & self.present[i];
+            let mut seen = 0u16;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if ds[d] & a != 0 {
+                    seen |= 1 << d;
+                }
+            }
+            union[i] |= seen;
+        }
+        true
+    }
+
+    /// `filter` starting from the chain's topmost entry that contains `cand` (see `Chain`), then
+    /// pushing the result as a new entry. Same `union` and result as `filter`.
+    fn filter_chained(
+        &self,
+        cells: &[usize],
+        cand: &[u16],
+        union: &mut [u16],
+        chain: &mut Chain,
+        alive: &mut [u64],
+        live: &mut Vec<u32>,
+    ) -> bool {
+        let len = cells.len();
+        while let Some(&(m, w)) = chain.entries.last() {
+            let masks = &chain.masks[m as usize..m as usize + len];
+            if cells.iter().zip(masks).all(|(&c, &e)| cand[c] & !e == 0) {
+                break;
+            }
+            chain.entries.pop();
+            chain.masks.truncate(m as usize);
+            chain.words.truncate(w as usize);
+        }
+        let Some(&(m, w)) = chain.entries.last() else {
+            if !self.filter(cells, cand, union, alive, live) {
+                return false;
+            }
+            chain.entries.push((chain.masks.len() as u32, chain.words.len() as u32));
+            chain.masks.extend(cells.iter().map(|&c| cand[c]));
+            chain.masks.extend_from_slice(&union[..len]);
+            chain.words.extend(live.iter().map(|&w| (w, alive[w as usize])));
+            return true;
+        };
+        let (m, w) = (m as usize, w as usize);
+        // The cells that lost digits since the entry, and which digits.
+        let mut lost = [(0u8, 0u16); MAX_CELLS];
+        let mut changed = 0;
+        for (i, &c) in cells.iter().enumerate() {
+            let gone = chain.masks[m + i] & !cand[c] & self.present[i];
+            if gone != 0 {
+                lost[changed] = (i as u8, gone);
+                changed += 1;
+            }
+        }
+        if changed == 0 {
+            // The same candidates as the entry (within the tuples' digits): the same result.
+            for (u, &e) in union[..len].iter_mut().zip(&chain.masks[m + len..m + 2 * len]) {
+                *u |= e;
+            }
+            return true;
+        }
+        let start = chain.words.len();
+        for x in w..start {
+            let (word, mut a) = chain.words[x];
+            for &(i, gone) in &lost[..changed] {
+                let ds = self.digits(i as usize, word as usize);
+                let mut g = gone;
+                while g != 0 {
+                    a &= !ds[g.trailing_zeros() as usize];
+                    g &= g - 1;
+                }
+                if a == 0 {
+                    break;
+                }
+            }
+            if a != 0 {
+                chain.words.push((word, a));
+            }
+        }
+        if chain.words.len() == start {
+            return false;
+        }
+        let new = chain.masks.len();
+        chain.masks.extend(cells.iter().map(|&c| cand[c]));
+        for (i, &c) in cells.iter().enumerate() {
+            let mut m = cand[c] & !1;
+            let mut seen = 0u64;
+            for &(word, a) in &chain.words[start..] {
+                let ds = self.digits(i, word as usize);
+                let mut mm = m;
+                while mm != 0 {
+                    let d = mm.trailing_zeros() as usize;
+                    mm &= mm - 1;
+                    if ds[d] & a != 0 {
+                        seen |= 1 << d;
+                    }
+                }
+                m &= !(seen as u16);
+                if m == 0 {
+                    break;
+                }
+            }
+            union[i] |= seen as u16;
+            chain.masks.push(seen as u16);
+        }
+        chain.entries.push((new as u32, start as u32));
+        true
     }
 
     /// Word `w` of cell `i`'s tuple sets, all 16 digits.
@@ -96,21 +264,27 @@ impl TupleSets {
     /// The cell with the fewest candidates goes first and each later cell only looks at the
     /// words still alive: once a narrow cell has cut the set down, the wide ones cost little.
     fn filter(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64], live: &mut Vec<u32>) -> bool {
+        if self.words == 1 {
+            return self.filter_word(cells, cand, union, alive, live);
+        }
         // The narrowest cell first (a full sort cost 3% of 12×12 generation), the rest in order.
-        let mut order = [0usize; MAX_CELLS];
+        let mut order = [0u8; MAX_CELLS];
         let order = &mut order[..cells.len()];
         let narrowest = (0..cells.len()).min_by_key(|&i| (cand[cells[i]] & !1).count_ones()).unwrap_or(0);
-        order[0] = narrowest;
+        order[0] = narrowest as u8;
         for (slot, i) in order[1..].iter_mut().zip((0..cells.len()).filter(|&i| i != narrowest)) {
-            *slot = i;
+            *slot = i as u8;
         }
         live.clear();
         for (step, &i) in order.iter().enumerate() {
-            let m = cand[cells[i]] & !1;
-            let or_of = |w: usize| {
+            let i = i as usize;
+            let m = cand[cells[i]] & self.present[i];
+            // A cell's tuples are split by its digit: keeping the tuples of its candidates is
+            // dropping those of its other digits, and the shorter of the two lists is OR-ed.
+            let gone = self.present[i] & !m;
+            let or_of = |w: usize, mut mm: u16| {
                 let ds = self.digits(i, w);
                 let mut x = 0u64;
-                let mut mm = m;
                 while mm != 0 {
                     x |= ds[mm.trailing_zeros() as usize];
                     mm &= mm - 1;
@@ -119,15 +293,23 @@ impl TupleSets {
             };
             if step == 0 {
                 for (w, a) in alive.iter_mut().enumerate() {
-                    *a = or_of(w);
+                    *a = or_of(w, m);
                     if *a != 0 {
                         live.push(w as u32);
                     }
                 }
+            } else if gone == 0 {
+                // Nothing of this cell's tuples is gone.
+            } else if gone.count_ones() < m.count_ones() {
+                live.retain(|&w| {
+                    let a = &mut alive[w as usize];
+                    *a &= !or_of(w as usize, gone);
+                    *a != 0
+                });
             } else {
                 live.retain(|&w| {
                     let a = &mut alive[w as usize];
-                    *a &= or_of(w as usize);
+                    *a &= or_of(w as usize, m);
                     *a != 0
                 });
             }
@@ -176,11 +358,12 @@ const FALLBACK_WORK: u64 = 1 << 22;
 /// longer ones use bounds (listing 17 or more cells at every node made a search take minutes).
 const ENUMERATE_CELLS: usize = 16;
 
+/// A cage whose tuple sets span more words than this (over all its cells) is filtered only
+/// once the cheaper propagation is quiet.
+const CHEAP_WORDS: usize = 16;
+
 /// The most cells a cage can have (a 12×12 grid).
 pub const MAX_CELLS: usize = 144;
-
-/// Digit masks per row and per column (up to 16 lines each).
-type LineDigits = ([u16; 16], [u16; 16]);
 
 impl<'a> Board<'a> {
     pub fn new(puzzle: &'a KenKen) -> Board<'a> {
@@ -211,7 +394,7 @@ impl<'a> Board<'a> {
                 _ => CageFilter::Bounds,
             }
         };
-        let tuples = TUPLE_CACHE.with(|cache| {
+        let tuples: Vec<CageFilter> = TUPLE_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if cache.len() > CACHE_LIMIT || CACHE_SIZE.get() > CACHE_WORDS {
                 cache.clear();
@@ -249,7 +432,29 @@ impl<'a> Board<'a> {
                 })
                 .collect()
         });
-        Board { puzzle, n, cage_of, cells, tuples }
+        let cost = |k: usize| match &tuples[k] {
+            CageFilter::Sets(t) => t.words * cells[k].len(),
+            CageFilter::Enumerate | CageFilter::Bounds => usize::MAX,
+        };
+        let (mut costly, cheap_list): (Vec<u8>, Vec<u8>) =
+            (0..cells.len() as u8).partition(|&k| cost(k as usize) > CHEAP_WORDS);
+        let mut cheap = u256::ZERO;
+        cheap_list.iter().for_each(|&k| cheap.set(k as usize));
+        costly.sort_by_key(|&k| cost(k as usize));
+        // A chain with capacity is in use (costly cages only: for the others the full filter
+        // costs less than keeping entries).
+        let chains = RefCell::new(
+            (0..cells.len())
+                .map(|k| {
+                    let mut chain = Chain::default();
+                    if costly.contains(&(k as u8)) {
+                        chain.masks.reserve(4 * cells[k].len());
+                    }
+                    chain
+                })
+                .collect(),
+        );
+        Board { puzzle, n, cage_of, cells, tuples, cheap, costly, scratch: RefCell::default(), chains }
     }
 
     pub fn full(&self) -> u16 {
@@ -272,18 +477,20 @@ impl<'a> Board<'a> {
         match &self.tuples[k] {
             CageFilter::Bounds => cage_bounds(cage.op, cage.target, cells, self.n, cand, union).then_some(0),
             CageFilter::Sets(sets) => {
-                // On the stack for cages of up to 512 tuples (most); zeroing a larger buffer at
-                // every call showed up as 7% of the time.
-                let mut buf = [0u64; 8];
-                let mut big = Vec::new();
-                let alive: &mut [u64] = if sets.words <= 8 {
-                    &mut buf[..sets.words]
-                } else {
-                    big.resize(sets.words, 0);
-                    &mut big
-                };
-                let mut live = Vec::with_capacity(sets.words.min(64));
-                if !sets.filter(cells, cand, union, alive, &mut live) {
+                // Buffers kept with the board: zeroing a large one at every call showed up as 7%
+                // of the time, allocating `live` at every call as 4% (the filter writes every
+                // word of `alive` before reading it).
+                let mut scratch = self.scratch.borrow_mut();
+                let (alive, live) = &mut *scratch;
+                if alive.len() < sets.words {
+                    alive.resize(sets.words, 0);
+                }
+                let alive = &mut alive[..sets.words];
+                let chain = &mut self.chains.borrow_mut()[k];
+                if !want_must && chain.masks.capacity() > 0 {
+                    return sets.filter_chained(cells, cand, union, chain, alive, live).then_some(0);
+                }
+                if !sets.filter(cells, cand, union, alive, live) {
                     return None;
                 }
                 if !want_must {
@@ -334,81 +541,135 @@ impl<'a> Board<'a> {
         self.propagate_from(cand, None)
     }
 
-    /// Propagate after only `changed` was set (its cage and whatever changes after it are
-    /// re-filtered; every cage when `None`). False on a contradiction.
+    /// Propagate after only `changed` was set on candidates that were a fixpoint (its cage,
+    /// lines and whatever changes after it are re-examined; everything when `None`). False on a
+    /// contradiction.
+    ///
+    /// Work lists, not sweeps: a cell that changed queues its lines (hidden singles), its cage
+    /// and, once fixed, the removal of its digit from its lines. Sweeping all 144 cells and 24
+    /// lines at every pass was a third of the 12×12 counter's time. Cheap cages are filtered
+    /// before costly ones, which wait until nothing else is left to do. Every step only removes
+    /// digits and removes no fewer from fewer candidates, so the fixpoint reached does not
+    /// depend on this order.
     pub fn propagate_from(&self, cand: &mut [u16], changed: Option<usize>) -> bool {
-        // Bit sets over cages and cells (at most 144 of each): no allocation per call.
-        let mut dirty = match changed {
-            None => u256::all(self.cells.len()),
-            Some(c) => {
-                let mut d = u256::ZERO;
-                d.set(self.cage_of[c]);
-                d
+        let n = self.n;
+        let changed = changed.map(|c| {
+            // The other fixed cells were cleared from their lines at the fixpoint.
+            let mut fixed = ([0u16; 16], [0u16; 16]);
+            for r in 0..n {
+                for col in 0..n {
+                    let m = cand[r * n + col];
+                    if m & (m - 1) == 0 && r * n + col != c {
+                        fixed.0[r] |= m;
+                        fixed.1[col] |= m;
+                    }
+                }
             }
-        };
-        loop {
-            // Each pass: None on a contradiction, else whether it changed anything.
-            let Some((fixed, a)) = self.clear_fixed(cand, &mut dirty) else { return false };
-            let Some(b) = self.line_singles(cand, &fixed, &mut dirty) else { return false };
-            let Some(c) = self.filter_cages(cand, &mut dirty) else { return false };
-            if !(a || b || c) {
-                return true;
-            }
-        }
+            (c, fixed)
+        });
+        self.propagate_queued(cand, changed).is_some()
     }
 
-    /// Fixed cells clear their lines: per line, the digits fixed in it (a digit fixed twice is
-    /// a contradiction), then every other cell loses them. Returns the fixed digits per row and
-    /// column, and whether a cell changed.
-    #[inline]
-    fn clear_fixed(&self, cand: &mut [u16], dirty: &mut u256) -> Option<(LineDigits, bool)> {
+    /// `propagate_from` given, with the changed cell, the digits fixed in each row and column
+    /// at the fixpoint before it changed (the search keeps them from its parent node). Returns
+    /// the digits fixed at the new fixpoint, None on a contradiction.
+    fn propagate_queued(&self, cand: &mut [u16], changed: Option<(usize, LineDigits)>) -> Option<LineDigits> {
         let n = self.n;
-        let mut changed = false;
-        let mut row_fixed = [0u16; 16];
-        let mut col_fixed = [0u16; 16];
-        // Nested row/column loops: no division by the (run-time) size in this hot loop.
-        for r in 0..n {
-            for col in 0..n {
-                let m = cand[r * n + col];
-                if m == 0 {
+        let mut q = Queue { cages: u256::ZERO, cells: u256::ZERO, lines: 0, row_fixed: [0; 16], col_fixed: [0; 16] };
+        match changed {
+            None => {
+                if cand.contains(&0) {
                     return None;
                 }
-                if m & (m - 1) == 0 {
-                    if (row_fixed[r] | col_fixed[col]) & m != 0 {
+                q.cages = u256::all(self.cells.len());
+                q.cells = u256::all(n * n);
+                q.lines = ((1 << n) - 1) | (((1 << n) - 1) << 16);
+            }
+            Some((c, (rows, cols))) => {
+                (q.row_fixed, q.col_fixed) = (rows, cols);
+                q.changed(self, c);
+            }
+        }
+        let mut union = [0u16; MAX_CELLS];
+        'fixpoint: loop {
+            while let Some(c) = q.cells.pop() {
+                if !self.clear_fixed(cand, c, &mut q) {
+                    return None;
+                }
+            }
+            if q.lines != 0 {
+                if !self.line_singles(cand, &mut q) {
+                    return None;
+                }
+                continue;
+            }
+            // The queued cheap cages, each once (those queued meanwhile wait for the next round).
+            let mut todo = q.cages.and(&self.cheap);
+            q.cages = q.cages.and_not(&self.cheap);
+            while let Some(k) = todo.pop() {
+                if !self.filter_cage(k, cand, &mut union, &mut q) {
+                    return None;
+                }
+            }
+            if q.cells.any() {
+                continue;
+            }
+            // Quiet but for costly cages: filter them cheapest first, and go back to the cheap
+            // steps as soon as one removes a digit.
+            for &k in &self.costly {
+                let k = k as usize;
+                if q.cages.get(k) {
+                    q.cages.clear(k);
+                    if !self.filter_cage(k, cand, &mut union, &mut q) {
                         return None;
                     }
-                    row_fixed[r] |= m;
-                    col_fixed[col] |= m;
-                }
-            }
-        }
-        for r in 0..n {
-            for col in 0..n {
-                let c = r * n + col;
-                let m = cand[c];
-                if m & (m - 1) != 0 {
-                    let keep = m & !(row_fixed[r] | col_fixed[col]);
-                    if keep != m {
-                        if keep == 0 {
-                            return None;
-                        }
-                        cand[c] = keep;
-                        dirty.set(self.cage_of[c]);
-                        changed = true;
+                    if q.cells.any() {
+                        continue 'fixpoint;
                     }
                 }
             }
+            return Some((q.row_fixed, q.col_fixed));
         }
-        Some(((row_fixed, col_fixed), changed))
     }
 
-    /// Hidden singles in lines (`fixed`: the digits already fixed per row and column).
+    /// A changed cell `c` that is fixed clears its digit from its row and column (a digit fixed
+    /// twice in a line is a contradiction). False on a contradiction.
     #[inline]
-    fn line_singles(&self, cand: &mut [u16], fixed: &LineDigits, dirty: &mut u256) -> Option<bool> {
+    fn clear_fixed(&self, cand: &mut [u16], c: usize, q: &mut Queue) -> bool {
+        let n = self.n;
+        let m = cand[c];
+        if m & (m - 1) != 0 {
+            return true;
+        }
+        let (r, col) = (c / n, c % n);
+        if (q.row_fixed[r] | q.col_fixed[col]) & m != 0 {
+            return false;
+        }
+        q.row_fixed[r] |= m;
+        q.col_fixed[col] |= m;
+        for i in 0..n {
+            for p in [r * n + i, i * n + col] {
+                if p != c && cand[p] & m != 0 {
+                    cand[p] &= !m;
+                    if cand[p] == 0 {
+                        return false;
+                    }
+                    q.changed(self, p);
+                }
+            }
+        }
+        true
+    }
+
+    /// Hidden singles in the queued lines. False on a contradiction (a digit with no place).
+    #[inline]
+    fn line_singles(&self, cand: &mut [u16], q: &mut Queue) -> bool {
         let (n, full) = (self.n, self.full());
-        let mut changed = false;
-        for line in 0..2 * n {
-            let cell = |i: usize| if line < n { line * n + i } else { i * n + (line - n) };
+        while q.lines != 0 {
+            let bit = q.lines.trailing_zeros() as usize;
+            q.lines &= q.lines - 1;
+            let (row, l) = (bit < 16, bit % 16);
+            let cell = |i: usize| if row { l * n + i } else { i * n + l };
             let (mut once, mut twice) = (0u16, 0u16);
             for i in 0..n {
                 let m = cand[cell(i)];
@@ -416,46 +677,66 @@ impl<'a> Board<'a> {
                 once |= m;
             }
             if once != full {
-                return None;
+                return false;
             }
             // Digits already fixed in the line are singles too; only new ones matter.
-            let done = if line < n { fixed.0[line] } else { fixed.1[line - n] };
+            let done = if row { q.row_fixed[l] } else { q.col_fixed[l] };
             let mut single = once & !twice & !done;
             while single != 0 {
                 let d = single & single.wrapping_neg();
                 single ^= d;
                 // Gone when another single of this line took its only cell: a contradiction.
-                let c = (0..n).map(cell).find(|&c| cand[c] & d != 0)?;
+                let Some(c) = (0..n).map(cell).find(|&c| cand[c] & d != 0) else { return false };
                 if cand[c] != d {
                     cand[c] = d;
-                    dirty.set(self.cage_of[c]);
-                    changed = true;
+                    q.changed(self, c);
                 }
             }
         }
-        Some(changed)
+        true
     }
 
-    /// Filter the dirty cages' cells to the digits of their possible tuples.
+    /// Filter cage `k`'s cells to the digits of its possible tuples, queueing the cells that
+    /// change. False when no tuple fits.
     #[inline]
-    fn filter_cages(&self, cand: &mut [u16], dirty: &mut u256) -> Option<bool> {
-        let mut changed = false;
-        let mut union = [0u16; MAX_CELLS];
-        for k in 0..self.cells.len() {
-            if !dirty.get(k) {
-                continue;
-            }
-            dirty.clear(k);
-            union[..self.cells[k].len()].fill(0);
-            self.cage_union(k, cand, &mut union, false)?;
-            for (&c, &u) in self.cells[k].iter().zip(&union) {
-                if cand[c] & !u != 0 {
-                    cand[c] &= u;
-                    changed = true;
+    fn filter_cage(&self, k: usize, cand: &mut [u16], union: &mut [u16; MAX_CELLS], q: &mut Queue) -> bool {
+        union[..self.cells[k].len()].fill(0);
+        if self.cage_union(k, cand, union, false).is_none() {
+            return false;
+        }
+        for (&c, &u) in self.cells[k].iter().zip(union.iter()) {
+            if cand[c] & !u != 0 {
+                cand[c] &= u;
+                if cand[c] == 0 {
+                    return false;
                 }
+                q.changed(self, c);
             }
         }
-        Some(changed)
+        true
+    }
+}
+
+/// Digit masks per row and per column (up to 16 lines each).
+type LineDigits = ([u16; 16], [u16; 16]);
+
+/// `propagate_from`'s work lists: cages to filter, cells that changed (to clear from their lines
+/// once fixed), lines to look for hidden singles (rows at bits 0.., columns at bits 16..), and
+/// the digits already cleared from each row and column.
+struct Queue {
+    cages: u256,
+    cells: u256,
+    lines: u32,
+    row_fixed: [u16; 16],
+    col_fixed: [u16; 16],
+}
+
+impl Queue {
+    #[inline]
+    fn changed(&mut self, b: &Board, c: usize) {
+        self.cages.set(b.cage_of[c]);
+        self.cells.set(c);
+        self.lines |= 1 << (c / b.n) | 1 << (16 + c % b.n);
     }
 }
 
@@ -612,6 +893,27 @@ impl u256 {
     fn clear(&mut self, i: usize) {
         self.0[i / 64] &= !(1 << (i % 64));
     }
+    fn and(&self, o: &u256) -> u256 {
+        u256(std::array::from_fn(|w| self.0[w] & o.0[w]))
+    }
+    fn and_not(&self, o: &u256) -> u256 {
+        u256(std::array::from_fn(|w| self.0[w] & !o.0[w]))
+    }
+    fn any(&self) -> bool {
+        self.0 != [0; 4]
+    }
+    /// Remove and return the lowest member.
+    #[inline]
+    fn pop(&mut self) -> Option<usize> {
+        for (w, x) in self.0.iter_mut().enumerate() {
+            if *x != 0 {
+                let i = x.trailing_zeros() as usize;
+                *x &= *x - 1;
+                return Some(w * 64 + i);
+            }
+        }
+        None
+    }
 }
 
 /// What a count found.
@@ -677,15 +979,15 @@ impl Search<'_> {
         })
     }
 
-    fn run(&mut self, mut cand: Vec<u16>, changed: Option<usize>) {
+    /// One node: `changed` is the cell set at the parent's fixpoint and the digits fixed in
+    /// each line there (None at the root).
+    fn run(&mut self, mut cand: Vec<u16>, changed: Option<(usize, LineDigits)>) {
         self.found.nodes += 1;
         if self.found.nodes > self.budget {
             self.found.aborted = true;
             return;
         }
-        if !self.board.propagate_from(&mut cand, changed) {
-            return;
-        }
+        let Some(fixed) = self.board.propagate_queued(&mut cand, changed) else { return };
         let Some(c) = self.pick(&cand) else {
             match self.found.count {
                 0 => self.found.first = Some(grid(&cand)),
@@ -702,7 +1004,7 @@ impl Search<'_> {
                 m ^= d;
                 let mut next = cand.clone();
                 next[c] = d;
-                self.run(next, Some(c));
+                self.run(next, Some((c, fixed)));
             }
         }
         while m != 0 && self.found.count < self.limit && !self.found.aborted {
@@ -710,7 +1012,7 @@ impl Search<'_> {
             m ^= d;
             let mut next = cand.clone();
             next[c] = d;
-            self.run(next, Some(c));
+            self.run(next, Some((c, fixed)));
         }
     }
 }
