@@ -95,6 +95,14 @@ pub fn command() -> clap::Command {
     for sub in ["generate", "replay"] {
         cmd = cmd.mut_subcommand(sub, |c| c.args(all_kind_flags()));
     }
+    // The family's board flags also choose how `rate`, `solve` and `calibrate` read lines.
+    let board: Vec<clap::Arg> = crate::kinds::sudoku::family::Family::flags()
+        .into_iter()
+        .filter(|a| ["box", "jigsaw", "diagonals", "killer"].contains(&a.get_id().as_str()))
+        .collect();
+    for sub in ["rate", "solve", "calibrate"] {
+        cmd = cmd.mut_subcommand(sub, |c| c.args(board.clone()));
+    }
     cmd
 }
 
@@ -116,7 +124,58 @@ where
     if let Some((_, sub)) = m.subcommand() {
         cli.kind_flags = sub.clone();
     }
+    cli.kind = route_family(&cli);
     cli
+}
+
+/// `--kind sudoku` goes to the Sudoku family (`KindId::SudokuFamily`) when a family flag is
+/// given (`--box`, `--jigsaw`, `--diagonals`, `--killer`), or, for `rate`, `solve` and
+/// `calibrate`, when the input's first puzzle line is not a classic 9×9 line; otherwise it stays
+/// classic, whose output is unchanged.
+fn route_family(cli: &Cli) -> KindId {
+    if cli.kind != KindId::Sudoku {
+        return cli.kind;
+    }
+    let m = &cli.kind_flags;
+    let given = |id: &str| m.try_get_raw(id).ok().flatten().is_some();
+    let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten().copied().unwrap_or(false);
+    if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
+        crate::kinds::sudoku::family::notation::set_text_box(b);
+    }
+    if given("box") || flag("jigsaw") || flag("diagonals") || flag("killer") {
+        return KindId::SudokuFamily;
+    }
+    let input = match &cli.command {
+        Command::Rate { input } | Command::Solve { input } => input.clone(),
+        Command::Calibrate { reference, .. } => Some(reference.clone()),
+        _ => return KindId::Sudoku,
+    };
+    match first_line(input.as_deref()) {
+        Some(line) if crate::kinds::sudoku::family::notation::is_family_line(&line) => KindId::SudokuFamily,
+        _ => KindId::Sudoku,
+    }
+}
+
+/// The first line of an input that is neither blank nor a comment, without consuming standard
+/// input (read from its buffer), or None.
+fn first_line(input: Option<&std::path::Path>) -> Option<String> {
+    use std::io::BufRead;
+    let pick =
+        |text: &str| text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string);
+    match input {
+        Some(p) if p.as_os_str() != "-" => {
+            let f = std::fs::File::open(p).ok()?;
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, 64 << 10), &mut buf).ok()?;
+            pick(&String::from_utf8_lossy(&buf))
+        }
+        _ => {
+            // What standard input holds so far stays in its buffer for the reader after us.
+            let mut lock = std::io::stdin().lock();
+            let buf = lock.fill_buf().ok()?;
+            pick(&String::from_utf8_lossy(buf))
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]

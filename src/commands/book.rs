@@ -50,7 +50,7 @@ pub fn book(a: Args) -> Result<ExitCode> {
     let kind = KindId::ALL
         .iter()
         .copied()
-        .find(|k| k.name() == name)
+        .find(|k| k.key() == name)
         .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", manifest_path.display())))?;
     struct Go(Args, bool);
     impl KindVisitor for Go {

@@ -18,14 +18,12 @@ pub trait KindVisitor {
 }
 
 macro_rules! registry {
-    ($($variant:ident => $module:ident :: $ty:ident),+ $(,)?) => {
-        $(pub mod $module;)+
-
+    ($($(#[$attr:meta])* $variant:ident => $ty:path),+ $(,)?) => {
         /// The kinds, as `--kind` names them (the variant name in lower case).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
         #[serde(rename_all = "lowercase")]
         pub enum KindId {
-            $($variant),+
+            $($(#[$attr])* $variant),+
         }
 
         impl KindId {
@@ -34,21 +32,39 @@ macro_rules! registry {
             /// Run `v` with this kind's type.
             pub fn visit<V: KindVisitor>(self, v: V) -> V::Output {
                 match self {
-                    $(KindId::$variant => v.visit::<$module::$ty>(),)+
+                    $(KindId::$variant => v.visit::<$ty>(),)+
                 }
             }
         }
     };
 }
 
-// The registry: one line per kind.
+pub mod kakuro;
+pub mod kenken;
+pub mod sudoku;
+
+// The registry: one line per kind. The Sudoku family is not a `--kind` of its own: `--kind
+// sudoku` with a family flag or a family input selects it (`cli::parse`), and its manifests
+// name it `sudoku-family`.
 registry! {
     Sudoku => sudoku::Sudoku,
     Kenken => kenken::KenKenKind,
     Kakuro => kakuro::KakuroKind,
+    #[value(skip)]
+    #[serde(rename = "sudoku-family")]
+    SudokuFamily => sudoku::family::Family,
 }
 
 impl KindId {
+    /// The name a run's manifest gives its kind (`book` and `merge` read it back): the `--kind`
+    /// name, and `sudoku-family` for the family.
+    pub fn key(self) -> &'static str {
+        match self {
+            KindId::SudokuFamily => "sudoku-family",
+            k => k.name(),
+        }
+    }
+
     /// The `--kind` name.
     pub fn name(self) -> &'static str {
         struct Name;

@@ -110,7 +110,7 @@ fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(Str
     json!({
         "program": "puzzle-factory",
         "version": env!("CARGO_PKG_VERSION"),
-        "kind": K::NAME,
+        "kind": K::ID.key(),
         "parameters": cfg.params,
         "seed": req.seed,
         "count": if req.quota.is_some() { req.count.map(serde_json::Value::from).unwrap_or_default() } else { req.run_count().into() },

@@ -44,7 +44,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool, quiet: bool) -> Result<E
     let kind = KindId::ALL
         .iter()
         .copied()
-        .find(|k| k.name() == name)
+        .find(|k| k.key() == name)
         .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", shards[0].dir.display())))?;
     kind.visit(Go(shards, out, force, quiet))
 }

@@ -598,7 +598,8 @@ mod tests {
             let win = Windows::new(&lay);
             let Other::Found(other) = other_solution(&lay, &digits, u64::MAX) else { continue };
             assert!(solves(&lay, &other));
-            let diff: Vec<u32> = (0..digits.len() as u32).filter(|&w| other[w as usize] != digits[w as usize]).collect();
+            let diff: Vec<u32> =
+                (0..digits.len() as u32).filter(|&w| other[w as usize] != digits[w as usize]).collect();
             for cells in win.cells.iter().filter(|c| diff.iter().all(|w| c.contains(w))) {
                 checked += 1;
                 let o = other_solution_within(&lay, &digits, cells, u64::MAX);

@@ -5,10 +5,10 @@
 
 pub mod canonical;
 pub mod draw;
-pub mod steer;
 pub mod generate;
 pub mod notation;
 pub mod solve;
+pub mod steer;
 pub mod techniques;
 
 use super::{Generated, Kind, KindId, Rated, Reject, Solved};

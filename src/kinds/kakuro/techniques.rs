@@ -395,7 +395,8 @@ impl<'a> Position<'a> {
                 house[i] = if self.placed[w as usize] { 0 } else { self.cand[w as usize] };
             }
             latin::naked_subsets(&house[..cells.len()], k, t, |_, others, digits| {
-                let pairs = (0..cells.len()).filter(|i| others >> i & 1 == 1).map(|i| (cells[i] as usize, digits as u16));
+                let pairs =
+                    (0..cells.len()).filter(|i| others >> i & 1 == 1).map(|i| (cells[i] as usize, digits as u16));
                 self.removal(pairs.collect()).unwrap_or(Step::Remove(Vec::new()))
             });
         }

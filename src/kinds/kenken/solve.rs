@@ -116,7 +116,14 @@ impl TupleSets {
     }
 
     /// `filter` for at most 64 tuples (most cages): one word, no order or word list to keep.
-    fn filter_word(&self, cells: &[usize], cand: &[u16], union: &mut [u16], alive: &mut [u64], live: &mut Vec<u32>) -> bool {
+    fn filter_word(
+        &self,
+        cells: &[usize],
+        cand: &[u16],
+        union: &mut [u16],
+        alive: &mut [u64],
+        live: &mut Vec<u32>,
+    ) -> bool {
         // The tuples there are: the other bits of the word are no tuple, and would survive
         // dropping digits.
         let mut a = self.all;

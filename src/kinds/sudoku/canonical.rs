@@ -120,7 +120,8 @@ fn starts(sols: &[Grid; 2]) -> Vec<Start> {
                                 }
                                 // Row 1 ties often (456789123 is common): row 2, the band's
                                 // last row, decides most of them.
-                                let v2 = pack((0..9).map(|c| inv[at[g[r2 * 9 + order[c] as usize] as usize] as usize] + 1));
+                                let v2 =
+                                    pack((0..9).map(|c| inv[at[g[r2 * 9 + order[c] as usize] as usize] as usize] + 1));
                                 if (v, v2) < (best, best2) {
                                     (best, best2) = (v, v2);
                                     found.clear();

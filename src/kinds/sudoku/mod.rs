@@ -3,15 +3,15 @@
 //! the 16-technique ladder in `techniques`.
 
 mod band_tables;
-pub mod family;
 pub mod canonical;
 pub mod draw;
-pub mod steer;
+pub mod family;
 pub mod generate;
 pub mod geometry;
 pub mod notation;
 pub mod position;
 pub mod solve;
+pub mod steer;
 pub mod techniques;
 
 use super::{Generated, Kind, KindId, Rated, Reject, Solved};

@@ -59,9 +59,8 @@ pub fn orbits(sym: Symmetry, n: usize) -> Vec<Vec<usize>> {
 pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
     let (r, c) = super::shape::default_box(n);
     let mut regions = box_regions(r, c);
-    let cells_of = |regions: &[u8], id: u8| -> Vec<u16> {
-        (0..n * n).filter(|&x| regions[x] == id).map(|x| x as u16).collect()
-    };
+    let cells_of =
+        |regions: &[u8], id: u8| -> Vec<u16> { (0..n * n).filter(|&x| regions[x] == id).map(|x| x as u16).collect() };
     for _ in 0..n * n * n {
         // A cell a of region A beside region B, and a cell b of B beside A (b ≠ neighbour of
         // a needed): swap them.
@@ -142,9 +141,7 @@ fn grow_cages(n: usize, grid: &[u8], sizes: &[u32], rng: &mut impl Rng) -> Vec<C
         let c = cages[id][0] as usize;
         let mut options: Vec<usize> = neighbours(n, c)
             .map(|o| owner[o])
-            .filter(|&o| {
-                o != id && cages[o].len() < max && cages[o].iter().all(|&x| grid[x as usize] != grid[c])
-            })
+            .filter(|&o| o != id && cages[o].len() < max && cages[o].iter().all(|&x| grid[x as usize] != grid[c]))
             .collect();
         options.sort_unstable();
         options.dedup();
@@ -320,7 +317,10 @@ mod tests {
             let s = Shape::new(n, None, Some(r.clone()), false, Vec::new()).expect("valid regions");
             assert_eq!(s.n, n);
             if n > 5 {
-                assert_ne!(r, box_regions(super::super::shape::default_box(n).0, super::super::shape::default_box(n).1));
+                assert_ne!(
+                    r,
+                    box_regions(super::super::shape::default_box(n).0, super::super::shape::default_box(n).1)
+                );
             }
         }
     }
@@ -399,10 +399,18 @@ mod tests {
             ("9jk", params(None, 9, false, true)),
         ];
         let only = std::env::var("SURVEY").ok();
-        for (name, p) in configs.iter().filter(|(name, _)| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == *name))) {
+        for (name, p) in
+            configs.iter().filter(|(name, _)| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == *name)))
+        {
             let t = std::time::Instant::now();
             let (mut ok, mut rej, mut reps, mut givens) = (0, Vec::new(), 0, 0);
-            let tries = if p.size() >= 25 { 1 } else if p.size() >= 16 || p.killer { 4 } else { 20 };
+            let tries = if p.size() >= 25 {
+                1
+            } else if p.size() >= 16 || p.killer {
+                4
+            } else {
+                20
+            };
             for _ in 0..tries {
                 match generate(p, &mut rng) {
                     Ok((_, g, _, r)) => {
@@ -414,7 +422,11 @@ mod tests {
                 }
             }
             let s = t.elapsed().as_secs_f64();
-            println!("{name:4} {ok}/{tries} in {s:.3}s ({:.4} s each) repairs {reps} givens/puzzle {:.1} rejected {rej:?}", s / tries as f64, givens as f64 / ok.max(1) as f64);
+            println!(
+                "{name:4} {ok}/{tries} in {s:.3}s ({:.4} s each) repairs {reps} givens/puzzle {:.1} rejected {rej:?}",
+                s / tries as f64,
+                givens as f64 / ok.max(1) as f64
+            );
         }
     }
 }

@@ -2,13 +2,30 @@
 //! killer cages, alone or combined. Classic 9×9 keeps its own fast path (`super`); everything
 //! else is built here on one model (`shape::Shape`) with a general counter and rater.
 
-pub mod shape;
-pub mod solve;
+pub mod canonical;
+pub mod draw;
 pub mod generate;
+pub mod notation;
+pub mod position;
+pub mod shape;
 pub mod solo_id;
+pub mod solve;
+pub mod techniques;
 
 use super::Symmetry;
+use crate::kinds::{Generated, Kind, KindId, Rated, Reject, Solved};
+use crate::rate::{self, LogEntry};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
+use shape::Shape;
+use std::sync::Arc;
+
+/// A puzzle of the family: its board and its givens (0 = blank), row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyPuzzle {
+    pub shape: Arc<Shape>,
+    pub givens: Vec<u8>,
+}
 
 /// Generation parameters of the family (config `[generate]` of `config/sudoku-family.toml`,
 /// flags `--box`, `--jigsaw --size`, `--diagonals`, `--killer`, `--givens`, `--symmetry`).
@@ -30,8 +47,219 @@ pub struct FamilyParams {
     pub max_repairs: u32,
 }
 
+impl Default for FamilyParams {
+    fn default() -> Self {
+        FamilyParams {
+            boxes: Some((3, 3)),
+            jigsaw_size: 9,
+            diagonals: false,
+            killer: false,
+            givens: false,
+            symmetry: Symmetry::Rotate180,
+            cage_sizes: vec![0, 4, 4, 2, 1],
+            max_repairs: 200,
+        }
+    }
+}
+
 impl FamilyParams {
     pub fn size(&self) -> usize {
         self.boxes.map_or(self.jigsaw_size, |(r, c)| r * c)
+    }
+
+    /// Check the parameters; the error names the flag or key.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.size();
+        match self.boxes {
+            Some((r, c)) if !(4..=shape::MAX_N).contains(&n) || r == 0 || c == 0 => {
+                return Err(format!("--box {r}x{c} makes {n} symbols: 4 to {} are possible", shape::MAX_N))
+            }
+            None if !(4..=16).contains(&n) => return Err(format!("--jigsaw --size {n}: jigsaw sizes are 4 to 16")),
+            _ => {}
+        }
+        if self.killer && n > 16 {
+            return Err(format!("--killer on {n} symbols: killer boards go up to 16"));
+        }
+        if self.cage_sizes.len() < 2 || self.cage_sizes.len() > n || self.cage_sizes.iter().all(|&w| w == 0) {
+            return Err(format!("[generate] cage_sizes: 2 to {n} weights, not all 0"));
+        }
+        Ok(())
+    }
+}
+
+/// Parse `--box RxC`.
+fn parse_box(s: &str) -> Result<(usize, usize), String> {
+    let (r, c) = s.split_once(['x', 'X']).ok_or_else(|| format!("{s:?}: expected RxC, e.g. 3x4"))?;
+    let r: usize = r.parse().map_err(|_| format!("{s:?}: expected RxC, e.g. 3x4"))?;
+    let c: usize = c.parse().map_err(|_| format!("{s:?}: expected RxC, e.g. 3x4"))?;
+    Ok((r, c))
+}
+
+/// The family as a kind: `--kind sudoku` with `--box`, `--jigsaw`, `--diagonals` or `--killer`
+/// (or an input line that is not classic 9×9) comes here; plain `--kind sudoku` stays on the
+/// classic kind, whose output is unchanged.
+pub struct Family;
+
+impl Kind for Family {
+    const ID: KindId = KindId::SudokuFamily;
+    const NAME: &'static str = "sudoku";
+    const DEFAULT_CONFIG: &'static str = include_str!("../../../../config/sudoku-family.toml");
+    type Puzzle = FamilyPuzzle;
+    type Solution = Vec<u8>;
+    type Tech = techniques::Tech;
+    type Params = FamilyParams;
+
+    fn flags() -> Vec<clap::Arg> {
+        use clap::{Arg, ArgAction};
+        vec![
+            Arg::new("box")
+                .long("box")
+                .value_name("RxC")
+                .help("Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4"),
+            Arg::new("jigsaw")
+                .long("jigsaw")
+                .action(ArgAction::SetTrue)
+                .help("Sudoku family: irregular regions instead of boxes (with --size N, 4 to 16)"),
+            Arg::new("diagonals")
+                .long("diagonals")
+                .action(ArgAction::SetTrue)
+                .help("Sudoku family: X, both long diagonals hold every digit"),
+            Arg::new("killer")
+                .long("killer")
+                .action(ArgAction::SetTrue)
+                .help("Sudoku family: killer cages with sums, no givens unless --givens"),
+            Arg::new("givens")
+                .long("givens")
+                .action(ArgAction::SetTrue)
+                .help("Sudoku family, killer: give digits as well as cages"),
+            // Shared with KenKen and classic Sudoku (same ids, same value types).
+            Arg::new("size").long("size").value_name("N").value_parser(clap::value_parser!(u8)),
+            Arg::new("symmetry").long("symmetry").value_parser(clap::builder::EnumValueParser::<Symmetry>::new()),
+        ]
+    }
+
+    fn apply_flags(params: &mut FamilyParams, m: &clap::ArgMatches) -> Result<(), String> {
+        let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten().copied().unwrap_or(false);
+        if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
+            params.boxes = Some(parse_box(b).map_err(|e| format!("--box {e}"))?);
+        }
+        let size = m.try_get_one::<u8>("size").ok().flatten().copied();
+        if flag("jigsaw") {
+            params.boxes = None;
+            params.jigsaw_size = size.map_or(9, usize::from);
+        } else if let Some(n) = size {
+            let n = n as usize;
+            if !(4..=shape::MAX_N).contains(&n) {
+                return Err(format!("--size {n}: the Sudoku family has 4 to {} symbols", shape::MAX_N));
+            }
+            match params.boxes {
+                Some((r, c)) if r * c != n => return Err(format!("--size {n} does not match --box {r}x{c}")),
+                Some(_) => {}
+                None => params.boxes = Some(shape::default_box(n)),
+            }
+        }
+        params.diagonals |= flag("diagonals");
+        params.killer |= flag("killer");
+        params.givens |= flag("givens");
+        if let Some(&s) = m.try_get_one::<Symmetry>("symmetry").ok().flatten() {
+            params.symmetry = s;
+        }
+        params.validate()
+    }
+
+    fn params_key(p: &FamilyParams) -> String {
+        format!(
+            "family;box={:?};n={};diag={};killer={};givens={};sym={};cages={:?};repairs={}",
+            p.boxes,
+            p.size(),
+            p.diagonals,
+            p.killer,
+            p.givens,
+            p.symmetry.name(),
+            p.cage_sizes,
+            p.max_repairs
+        )
+    }
+
+    fn shape(p: &FamilyParams) -> String {
+        let n = p.size();
+        let mut s = match p.boxes {
+            Some(b) if b != shape::default_box(n) => format!("{}x{}", b.0, b.1),
+            _ => n.to_string(),
+        };
+        if p.boxes.is_none() {
+            s.push('j');
+        }
+        if p.diagonals {
+            s.push('x');
+        }
+        if p.killer {
+            s.push('k');
+        }
+        s
+    }
+
+    fn generate(params: &FamilyParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject> {
+        let (shape, givens, solution, repairs) = generate::generate(params, rng)?;
+        Ok(Generated {
+            puzzle: FamilyPuzzle { shape: Arc::new(shape), givens },
+            solution,
+            repairs,
+            proven_unique: true,
+        })
+    }
+
+    fn solve(p: &FamilyPuzzle, limit: usize) -> Solved<Vec<u8>> {
+        let c = solve::count_solutions(&p.shape, &p.givens, limit, solve::BUDGET);
+        Solved { count: c.count, first: c.first, undecided: c.undecided }
+    }
+
+    fn rate(p: &FamilyPuzzle, solution: &Vec<u8>, log: Option<&mut Vec<LogEntry>>) -> Rated {
+        let mut pos = position::Position::new(p.shape.clone(), &p.givens, solution);
+        let rating = rate::rate(&mut pos, log);
+        Rated { rating, solved: pos.is_solved(), unsound: pos.unsound }
+    }
+
+    fn parse(line: &str) -> Result<FamilyPuzzle, String> {
+        let (shape, givens) = notation::parse(line)?;
+        Ok(FamilyPuzzle { shape: Arc::new(shape), givens })
+    }
+    fn puzzle_text(p: &FamilyPuzzle) -> String {
+        notation::to_text(&p.shape, &p.givens).unwrap_or_else(|| notation::to_json(&p.shape, &p.givens).to_string())
+    }
+    fn puzzle_json(p: &FamilyPuzzle) -> serde_json::Value {
+        notation::to_json(&p.shape, &p.givens)
+    }
+    fn solution_text(s: &Vec<u8>) -> String {
+        notation::solution_json(s).to_string()
+    }
+    fn solution_json(s: &Vec<u8>) -> serde_json::Value {
+        notation::solution_json(s)
+    }
+    fn canonical(p: &FamilyPuzzle, s: &Vec<u8>) -> u128 {
+        canonical::canonical_key(&p.shape, &p.givens, s)
+    }
+    fn givens(p: &FamilyPuzzle) -> usize {
+        p.givens.iter().filter(|&&d| d != 0).count()
+    }
+    fn grading_size(params: &FamilyParams) -> Option<usize> {
+        Some(params.size())
+    }
+    fn puzzle_size(p: &FamilyPuzzle) -> Option<usize> {
+        Some(p.shape.n)
+    }
+    fn draw(p: &FamilyPuzzle, digits: crate::print::Digits) -> crate::print::Drawing {
+        draw::draw(&p.shape, &p.givens, digits)
+    }
+    fn extra_names() -> &'static [&'static str] {
+        &["size", "variant", "cages", "solo_id"]
+    }
+    fn extra_values(p: &FamilyPuzzle, _s: &Vec<u8>) -> Vec<serde_json::Value> {
+        vec![
+            p.shape.n.into(),
+            p.shape.name().into(),
+            p.shape.cages.len().into(),
+            solo_id::write(&p.shape, &p.givens).map_or(serde_json::Value::Null, Into::into),
+        ]
     }
 }

@@ -57,6 +57,9 @@ pub struct Shape {
     pub peers: Vec<Vec<u16>>,
     /// Index into `cages` of each cell's cage, or `u16::MAX`.
     pub cage_of: Vec<u16>,
+    /// Pairs of houses sharing two or more cells (box and line, region and line, region or
+    /// line and diagonal): where pointing and claiming apply.
+    pub overlaps: Vec<(u16, u16)>,
 }
 
 impl PartialEq for Shape {
@@ -190,7 +193,15 @@ impl Shape {
                 p
             })
             .collect();
-        Ok(Shape { n, boxes, regions, diagonals, cages, houses, house_kind, cell_houses, peers, cage_of })
+        let mut overlaps = Vec::new();
+        for a in 0..houses.len() {
+            for b in a + 1..houses.len() {
+                if houses[a].iter().filter(|c| houses[b].contains(c)).count() >= 2 {
+                    overlaps.push((a as u16, b as u16));
+                }
+            }
+        }
+        Ok(Shape { n, boxes, regions, diagonals, cages, houses, house_kind, cell_houses, peers, cage_of, overlaps })
     }
 
     pub fn cells(&self) -> usize {

@@ -136,10 +136,7 @@ pub fn write(shape: &Shape, givens: &[u8]) -> Option<String> {
     }
     let killer = shape.is_killer();
     if killer {
-        if n > SOLO_KILLER_MAX_N
-            || shape.cage_of.contains(&u16::MAX)
-            || shape.cages.iter().any(|c| c.cells.len() < 2)
-        {
+        if n > SOLO_KILLER_MAX_N || shape.cage_of.contains(&u16::MAX) || shape.cages.iter().any(|c| c.cells.len() < 2) {
             return None;
         }
         id.push('k');
@@ -700,11 +697,12 @@ mod tests {
             // Our killers may have one-cell cages, which Solo refuses: count them, keep the first
             // puzzle Solo can hold.
             let mut refused = 0;
-            let found = (0..40).filter_map(|_| generate(&params, &mut rng).ok()).find_map(|(shape, givens, solution, _)| {
-                let id = write(&shape, &givens);
-                refused += usize::from(id.is_none());
-                id.map(|id| (id, solution))
-            });
+            let found =
+                (0..40).filter_map(|_| generate(&params, &mut rng).ok()).find_map(|(shape, givens, solution, _)| {
+                    let id = write(&shape, &givens);
+                    refused += usize::from(id.is_none());
+                    id.map(|id| (id, solution))
+                });
             let name = format!("{boxes:?} n={n} x={diagonals} k={killer}");
             println!("# {name}: {refused} puzzles Solo cannot hold before this one");
             let Some((id, solution)) = found else { continue };

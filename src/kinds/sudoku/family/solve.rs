@@ -425,7 +425,10 @@ mod tests {
                 for sum in 1..=80u32 {
                     let mut want: Vec<Mask> = (0u32..1 << n)
                         .map(|b| b << 1)
-                        .filter(|m| m.count_ones() as usize == k && (1..=n).filter(|&d| m & 1 << d != 0).sum::<usize>() == sum as usize)
+                        .filter(|m| {
+                            m.count_ones() as usize == k
+                                && (1..=n).filter(|&d| m & 1 << d != 0).sum::<usize>() == sum as usize
+                        })
                         .collect();
                     want.sort_unstable();
                     let mut got = cage_sets(n, k, sum).to_vec();
@@ -484,8 +487,7 @@ mod tests {
                 let Some(grid) = random_grid(&shape, &mut rng, 1 << 20) else { panic!("no grid {n}") };
                 assert!(shape.is_solution(&grid));
                 for keep in [0.5, 0.35, 0.25] {
-                    let givens: Vec<u8> =
-                        grid.iter().map(|&d| if rng.gen_bool(keep) { d } else { 0 }).collect();
+                    let givens: Vec<u8> = grid.iter().map(|&d| if rng.gen_bool(keep) { d } else { 0 }).collect();
                     let got = count_solutions(&shape, &givens, 2, 1 << 20);
                     let want = plain_count(&shape, &mut givens.clone(), 0, 2);
                     assert_eq!(got.count, want, "n {n} diag {diag} keep {keep}");

@@ -1,0 +1,131 @@
+//! A family position as a person solving with pencil marks sees it: placed digits and the
+//! candidates of every empty cell, on any board of the family.
+//!
+//! Invariants, kept by `place` and `remove` (the only writers): a placed cell has no
+//! candidates; an empty cell never holds a digit placed in one of its peers or cage mates
+//! (`blockers`). The position knows the solution only to audit soundness (`unsound` counts
+//! steps that contradicted it) and for the trial level's last-resort guess.
+
+use super::shape::{Mask, Shape};
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub struct Position {
+    pub shape: Arc<Shape>,
+    pub value: Vec<u8>,
+    /// Candidates of empty cells; 0 for placed cells.
+    pub cand: Vec<Mask>,
+    pub solution: Vec<u8>,
+    /// Steps applied that removed a solution digit or placed a wrong one (must stay 0).
+    pub unsound: u32,
+    pub empty: usize,
+    /// Per cell: the cells that cannot share its digit (peers and cage mates).
+    pub blockers: Arc<Vec<Vec<u16>>>,
+}
+
+/// One move of the rater: place a digit, or remove digits from cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Place {
+        cell: u16,
+        digit: u8,
+    },
+    /// (cell, digits to remove), only cells that lose something.
+    Remove(Vec<(u16, Mask)>),
+}
+
+/// Peers and cage mates of every cell.
+pub fn blockers(shape: &Shape) -> Vec<Vec<u16>> {
+    (0..shape.cells())
+        .map(|c| {
+            let mut b = shape.peers[c].clone();
+            if let Some(cage) = shape.cages.get(shape.cage_of[c] as usize) {
+                b.extend(cage.cells.iter().copied().filter(|&o| o as usize != c));
+                b.sort_unstable();
+                b.dedup();
+            }
+            b
+        })
+        .collect()
+}
+
+impl Position {
+    pub fn new(shape: Arc<Shape>, givens: &[u8], solution: &[u8]) -> Position {
+        let cells = shape.cells();
+        let all = super::shape::full(shape.n);
+        let blockers = Arc::new(blockers(&shape));
+        let mut p = Position {
+            shape,
+            value: vec![0; cells],
+            cand: vec![all; cells],
+            solution: solution.to_vec(),
+            unsound: 0,
+            empty: cells,
+            blockers,
+        };
+        for (c, &d) in givens.iter().enumerate() {
+            if d != 0 {
+                p.place(c, d);
+            }
+        }
+        p.unsound = 0;
+        p
+    }
+
+    pub fn is_solved(&self) -> bool {
+        self.empty == 0
+    }
+
+    pub fn place(&mut self, cell: usize, digit: u8) {
+        if self.solution[cell] != digit {
+            self.unsound += 1;
+        }
+        if self.value[cell] == 0 {
+            self.empty -= 1;
+        }
+        self.value[cell] = digit;
+        self.cand[cell] = 0;
+        let bit = 1 << digit;
+        for &b in self.blockers[cell].iter() {
+            self.cand[b as usize] &= !bit;
+        }
+    }
+
+    pub fn remove(&mut self, cell: usize, digits: Mask) {
+        if digits & self.cand[cell] & 1 << self.solution[cell] != 0 {
+            self.unsound += 1;
+        }
+        self.cand[cell] &= !digits;
+    }
+
+    pub fn apply(&mut self, step: &Step) {
+        match step {
+            Step::Place { cell, digit } => self.place(*cell as usize, *digit),
+            Step::Remove(list) => {
+                for &(c, m) in list {
+                    self.remove(c as usize, m);
+                }
+            }
+        }
+    }
+
+    /// The removal of `digits` from those of `cells` that hold any, if some do.
+    pub fn removal(&self, cells: impl IntoIterator<Item = usize>, digits: Mask) -> Option<Step> {
+        let list: Vec<(u16, Mask)> = cells
+            .into_iter()
+            .filter(|&c| self.cand[c] & digits != 0)
+            .map(|c| (c as u16, self.cand[c] & digits))
+            .collect();
+        (!list.is_empty()).then_some(Step::Remove(list))
+    }
+
+    /// Candidates as the counter reads them: placed cells hold their digit alone.
+    pub fn counter_cands(&self) -> Vec<Mask> {
+        self.cand.iter().zip(&self.value).map(|(&m, &v)| if v != 0 { 1 << v } else { m }).collect()
+    }
+
+    /// Whether two cells see each other (share a house or a cage).
+    pub fn sees(&self, a: usize, b: usize) -> bool {
+        self.blockers[a].binary_search(&(b as u16)).is_ok()
+    }
+}

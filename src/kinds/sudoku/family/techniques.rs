@@ -1,0 +1,721 @@
+//! The family's strategy ladder: the 16 Sudoku strategies in their 6 levels over every house
+//! of the board (rows, columns, boxes or jigsaw regions, and the diagonals of X; fish over rows
+//! and columns), and the killer strategies placed among them:
+//! level 1 `cage_sum` (a cage's last empty cell), level 2 `cage_combination` (digit sets from
+//! the per-(sum, cells) tables), level 3 `cage_house` (a cage's sure digit confined to one house,
+//! or a house's digit confined to one cage) and `innies_outies` (the 45 rule over one house),
+//! level 4 `innies_outies_multi` (the 45 rule over two or three adjacent rows, columns or
+//! regions: the cells left over act as a deduced cage with a known sum).
+//!
+//! Each technique is defined once here: name, level, what one situation is and what counts as a
+//! success. Scans only read the position; a success becomes a `Step` that the ladder applies.
+//! Soundness (no step removes a solution digit) is audited by `Position::unsound` and checked
+//! by the tests over many generated puzzles.
+
+use super::position::{Position, Step};
+use super::shape::{full, HouseKind, Mask};
+use super::solve::{cage_sets, Solver};
+use crate::common::combos::{binom, combos};
+use crate::common::latin;
+use crate::rate::{Solving, Tally, Technique};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tech {
+    NakedSingle,
+    HiddenSingle,
+    CageSum,
+    NakedPair,
+    HiddenPair,
+    Intersection,
+    CageCombination,
+    NakedTriple,
+    HiddenTriple,
+    XWing,
+    XyWing,
+    CageHouse,
+    InniesOuties,
+    NakedQuad,
+    HiddenQuad,
+    Swordfish,
+    XyzWing,
+    InniesOutiesMulti,
+    Jellyfish,
+    WxyzWing,
+    Trial,
+}
+
+impl Technique for Tech {
+    const ALL: &'static [Tech] = &[
+        Tech::NakedSingle,
+        Tech::HiddenSingle,
+        Tech::CageSum,
+        Tech::NakedPair,
+        Tech::HiddenPair,
+        Tech::Intersection,
+        Tech::CageCombination,
+        Tech::NakedTriple,
+        Tech::HiddenTriple,
+        Tech::XWing,
+        Tech::XyWing,
+        Tech::CageHouse,
+        Tech::InniesOuties,
+        Tech::NakedQuad,
+        Tech::HiddenQuad,
+        Tech::Swordfish,
+        Tech::XyzWing,
+        Tech::InniesOutiesMulti,
+        Tech::Jellyfish,
+        Tech::WxyzWing,
+        Tech::Trial,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "naked_single",
+            Tech::HiddenSingle => "hidden_single",
+            Tech::CageSum => "cage_sum",
+            Tech::NakedPair => "naked_pair",
+            Tech::HiddenPair => "hidden_pair",
+            Tech::Intersection => "intersection",
+            Tech::CageCombination => "cage_combination",
+            Tech::NakedTriple => "naked_triple",
+            Tech::HiddenTriple => "hidden_triple",
+            Tech::XWing => "x_wing",
+            Tech::XyWing => "xy_wing",
+            Tech::CageHouse => "cage_house",
+            Tech::InniesOuties => "innies_outies",
+            Tech::NakedQuad => "naked_quad",
+            Tech::HiddenQuad => "hidden_quad",
+            Tech::Swordfish => "swordfish",
+            Tech::XyzWing => "xyz_wing",
+            Tech::InniesOutiesMulti => "innies_outies_multi",
+            Tech::Jellyfish => "jellyfish",
+            Tech::WxyzWing => "wxyz_wing",
+            Tech::Trial => "trial",
+        }
+    }
+
+    fn level(self) -> u8 {
+        match self {
+            Tech::NakedSingle | Tech::HiddenSingle | Tech::CageSum => 1,
+            Tech::NakedPair | Tech::HiddenPair | Tech::Intersection | Tech::CageCombination => 2,
+            Tech::NakedTriple
+            | Tech::HiddenTriple
+            | Tech::XWing
+            | Tech::XyWing
+            | Tech::CageHouse
+            | Tech::InniesOuties => 3,
+            Tech::NakedQuad | Tech::HiddenQuad | Tech::Swordfish | Tech::XyzWing | Tech::InniesOutiesMulti => 4,
+            Tech::Jellyfish | Tech::WxyzWing => 5,
+            Tech::Trial => 6,
+        }
+    }
+
+    fn situation(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "an empty cell; succeeds when it has one candidate left",
+            Tech::HiddenSingle => {
+                "a (house, digit) with the digit still open in the house; succeeds when one cell can take it"
+            }
+            Tech::CageSum => "a cage with one empty cell; succeeds (always) by placing the sum left",
+            Tech::NakedPair | Tech::NakedTriple | Tech::NakedQuad => {
+                "a set of k empty cells of one house, each with 2..k candidates; succeeds when their \
+                 candidates number exactly k and some other cell of the house loses one"
+            }
+            Tech::HiddenPair | Tech::HiddenTriple | Tech::HiddenQuad => {
+                "a set of k digits open in one house, each with 2..k places; succeeds when they share \
+                 exactly k cells and those cells hold other candidates to remove"
+            }
+            Tech::Intersection => {
+                "a (house, house, digit) for two houses sharing two or more cells, the digit open in \
+                 the shared cells; succeeds when it is confined to them in one house and leaves the other"
+            }
+            Tech::CageCombination => {
+                "a cage with two or more empty cells; succeeds when a candidate of one is in no digit \
+                 set that reaches the sum, holds the placed digits and fits every cell"
+            }
+            Tech::XWing | Tech::Swordfish | Tech::Jellyfish => {
+                "a digit and n base lines (rows, or columns) each holding it in 2..n cells; succeeds \
+                 when the places cover only n cross lines and the digit leaves some other cell of them"
+            }
+            Tech::XyWing => {
+                "a bivalue pivot {x,y} with two bivalue peers {x,z} and {y,z}; succeeds when z leaves \
+                 a cell seeing both pincers"
+            }
+            Tech::CageHouse => {
+                "a (cage, digit) with the digit open in the cage; succeeds when every digit set left \
+                 holds it and its places lie in one house it leaves elsewhere, or when in some house \
+                 the digit's places all lie in the cage and it leaves the cage's cells outside"
+            }
+            Tech::InniesOuties | Tech::InniesOutiesMulti => {
+                "a house (or 2-3 adjacent rows, columns or regions) with 1..4 empty cells in or out \
+                 of the cages that stick out, whose sum the 45 rule gives; succeeds when a candidate \
+                 of one of them cannot make that sum"
+            }
+            Tech::XyzWing => {
+                "a pivot {x,y,z} with two bivalue peers {x,z} and {y,z}; succeeds when z leaves a cell \
+                 seeing all three"
+            }
+            Tech::WxyzWing => {
+                "a pivot and three of its peers, each with 2..4 candidates, holding four digits in all; \
+                 succeeds when exactly one digit z is not confined to mutually visible cells and z \
+                 leaves a cell seeing every z of the four"
+            }
+            Tech::Trial => {
+                "a digit of a two-candidate cell (of a fewest-candidate cell when none has two); \
+                 succeeds when assuming it leads to a contradiction by propagation; when none does, \
+                 the correct digit of the first such cell is placed as a guess"
+            }
+        }
+    }
+}
+
+/// Count every k-subset of `all` items as a situation, examining only those of the `fit`
+/// items that could succeed (same counts and first success as examining all of them).
+fn subsets_of_fit(
+    t: &mut Tally<Step>,
+    all: usize,
+    fit: usize,
+    k: usize,
+    mut f: impl FnMut(&[usize], &mut Tally<Step>),
+) {
+    t.situations += binom(all, k) - binom(fit, k);
+    combos(fit, k, |ix| f(ix, t));
+}
+
+impl Position {
+    fn cells_at(cells: &[u16], positions: u32) -> impl Iterator<Item = usize> + '_ {
+        (0..cells.len()).filter(move |i| positions >> i & 1 == 1).map(move |i| cells[i] as usize)
+    }
+
+    fn naked_single(&self, t: &mut Tally<Step>) {
+        let mut first = None;
+        let (mut s, mut r) = (0, 0);
+        for c in 0..self.cand.len() {
+            if self.value[c] == 0 {
+                s += 1;
+                if self.cand[c].count_ones() == 1 {
+                    r += 1;
+                    first.get_or_insert(c);
+                }
+            }
+        }
+        t.record_many(s, r, || {
+            first.map(|c| Step::Place { cell: c as u16, digit: self.cand[c].trailing_zeros() as u8 })
+        });
+    }
+
+    fn hidden_single(&self, t: &mut Tally<Step>) {
+        let (mut s, mut r) = (0, 0);
+        let mut first = None;
+        for cells in &self.shape.houses {
+            let (mut once, mut twice) = (0 as Mask, 0 as Mask);
+            for &c in cells {
+                let m = self.cand[c as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            let single = once & !twice;
+            s += once.count_ones();
+            r += single.count_ones();
+            if single != 0 && first.is_none() {
+                let d = single.trailing_zeros() as u8;
+                let c = cells.iter().find(|&&c| self.cand[c as usize] >> d & 1 == 1).expect("a place");
+                first = Some(Step::Place { cell: *c, digit: d });
+            }
+        }
+        t.record_many(s, r, || first);
+    }
+
+    fn house_cands(&self, h: usize) -> Vec<Mask> {
+        self.shape.houses[h].iter().map(|&c| self.cand[c as usize]).collect()
+    }
+
+    fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
+        for (h, cells) in self.shape.houses.iter().enumerate() {
+            latin::naked_subsets(&self.house_cands(h), k, t, |_, others, digits| {
+                self.removal(Self::cells_at(cells, others), digits).unwrap_or(Step::Remove(Vec::new()))
+            });
+        }
+    }
+
+    fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
+        let all = full(self.shape.n);
+        for (h, cells) in self.shape.houses.iter().enumerate() {
+            latin::hidden_subsets(&self.house_cands(h), k, t, |at, set| {
+                self.removal(Self::cells_at(cells, at), all & !set).unwrap_or(Step::Remove(Vec::new()))
+            });
+        }
+    }
+
+    fn intersection(&self, t: &mut Tally<Step>) {
+        let shape = &self.shape;
+        for &(a, b) in &shape.overlaps {
+            let (ha, hb) = (&shape.houses[a as usize], &shape.houses[b as usize]);
+            let in_b = |c: &u16| hb.contains(c);
+            let (mut inter, mut only_a, mut only_b) = (0 as Mask, 0 as Mask, 0 as Mask);
+            for &c in ha {
+                if in_b(&c) {
+                    inter |= self.cand[c as usize];
+                } else {
+                    only_a |= self.cand[c as usize];
+                }
+            }
+            for &c in hb.iter().filter(|c| !ha.contains(c)) {
+                only_b |= self.cand[c as usize];
+            }
+            let mut digits = inter;
+            while digits != 0 {
+                let d = digits.trailing_zeros();
+                digits &= digits - 1;
+                let bit = 1 << d;
+                let mut cells: Vec<usize> = Vec::new();
+                if only_a & bit == 0 {
+                    cells.extend(hb.iter().filter(|c| !ha.contains(c)).map(|&c| c as usize));
+                }
+                if only_b & bit == 0 {
+                    cells.extend(ha.iter().filter(|c| !in_b(c)).map(|&c| c as usize));
+                }
+                t.record(self.removal(cells, bit));
+            }
+        }
+    }
+
+    fn fish(&self, size: usize, t: &mut Tally<Step>) {
+        let n = self.shape.n;
+        for d in 1..=n as u8 {
+            let bit: Mask = 1 << d;
+            for rows_first in [true, false] {
+                let at = |base: usize, cross: usize| if rows_first { base * n + cross } else { cross * n + base };
+                let lines: Vec<u32> = (0..n)
+                    .map(|i| (0..n).filter(|&j| self.cand[at(i, j)] & bit != 0).fold(0u32, |m, j| m | 1 << j))
+                    .collect();
+                let cells = |bases: u32, cover: u32| {
+                    (0..n)
+                        .filter(move |&i| bases >> i & 1 == 0)
+                        .flat_map(move |i| (0..n).filter(move |&j| cover >> j & 1 == 1).map(move |j| at(i, j)))
+                };
+                latin::fish(
+                    &lines,
+                    size,
+                    t,
+                    |b, c| cells(b, c).any(|x| self.cand[x] & bit != 0),
+                    |b, c| self.removal(cells(b, c), bit).unwrap_or(Step::Remove(Vec::new())),
+                );
+            }
+        }
+    }
+
+    fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.cand.len()).filter(|&c| self.value[c] == 0)
+    }
+
+    fn common_blocked(&self, cells: &[usize]) -> Vec<usize> {
+        self.blockers[cells[0]]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| cells[1..].iter().all(|&o| o == c || self.sees(o, c)) && !cells.contains(&c))
+            .collect()
+    }
+
+    fn xy_wing(&self, t: &mut Tally<Step>) {
+        for p in self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2) {
+            let pc = self.cand[p];
+            let peers: Vec<usize> = self.blockers[p]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.value[c] == 0 && self.cand[c].count_ones() == 2)
+                .collect();
+            let wings: Vec<usize> = peers.iter().copied().filter(|&w| (self.cand[w] & pc).count_ones() == 1).collect();
+            subsets_of_fit(t, peers.len(), wings.len(), 2, |ix, t| {
+                let (a, b) = (wings[ix[0]], wings[ix[1]]);
+                let (ca, cb) = (self.cand[a], self.cand[b]);
+                let found = if ca & pc == cb & pc || ca & !pc != cb & !pc {
+                    None
+                } else {
+                    let cells = self.common_blocked(&[a, b]).into_iter().filter(|&c| c != p);
+                    self.removal(cells, ca & !pc)
+                };
+                t.record(found);
+            });
+        }
+    }
+
+    fn xyz_wing(&self, t: &mut Tally<Step>) {
+        for p in self.empty_cells().filter(|&c| self.cand[c].count_ones() == 3) {
+            let pc = self.cand[p];
+            let peers: Vec<usize> = self.blockers[p]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.value[c] == 0 && self.cand[c].count_ones() == 2)
+                .collect();
+            let wings: Vec<usize> = peers.iter().copied().filter(|&w| self.cand[w] & !pc == 0).collect();
+            subsets_of_fit(t, peers.len(), wings.len(), 2, |ix, t| {
+                let (a, b) = (wings[ix[0]], wings[ix[1]]);
+                let (ca, cb) = (self.cand[a], self.cand[b]);
+                let found = if ca == cb { None } else { self.removal(self.common_blocked(&[p, a, b]), ca & cb) };
+                t.record(found);
+            });
+        }
+    }
+
+    fn wxyz_wing(&self, t: &mut Tally<Step>) {
+        for p in self.empty_cells() {
+            let pc = self.cand[p];
+            if !(2..=4).contains(&pc.count_ones()) {
+                continue;
+            }
+            let mut all = 0;
+            let mut wings = Vec::new();
+            for &w in self.blockers[p].iter() {
+                let w = w as usize;
+                let wc = self.cand[w];
+                if self.value[w] == 0 && (2..=4).contains(&wc.count_ones()) {
+                    all += 1;
+                    if (wc | pc).count_ones() <= 4 {
+                        wings.push(w);
+                    }
+                }
+            }
+            let n = wings.len();
+            t.situations += binom(all, 3) - binom(n, 3);
+            for i in 0..n {
+                let u1 = pc | self.cand[wings[i]];
+                for j in i + 1..n {
+                    let u2 = u1 | self.cand[wings[j]];
+                    if u2.count_ones() > 4 {
+                        t.situations += (n - j - 1) as u32;
+                        continue;
+                    }
+                    for k in j + 1..n {
+                        let union = u2 | self.cand[wings[k]];
+                        t.record(if union.count_ones() == 4 {
+                            self.wxyz_elimination([p, wings[i], wings[j], wings[k]], union)
+                        } else {
+                            None
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn wxyz_elimination(&self, quad: [usize; 4], union: Mask) -> Option<Step> {
+        let mut loose = None;
+        let mut digits = union;
+        while digits != 0 {
+            let d = digits.trailing_zeros();
+            digits &= digits - 1;
+            let holders: Vec<usize> = quad.iter().copied().filter(|&c| self.cand[c] >> d & 1 == 1).collect();
+            let confined = holders.iter().all(|&a| holders.iter().all(|&b| a == b || self.sees(a, b)));
+            if !confined {
+                if loose.is_some() {
+                    return None;
+                }
+                loose = Some((d, holders));
+            }
+        }
+        let (z, holders) = loose?;
+        let cells = self.common_blocked(&holders).into_iter().filter(|c| !quad.contains(c));
+        self.removal(cells, 1 << z)
+    }
+
+    /// The digit sets of cage `k` still possible: reaching the sum, holding the placed digits,
+    /// every empty cell given a candidate.
+    fn cage_sets_left(&self, k: usize) -> (Vec<Mask>, Mask) {
+        let cage = &self.shape.cages[k];
+        let placed = cage.cells.iter().fold(0 as Mask, |m, &c| m | (1 << self.value[c as usize]) & !1);
+        let sets = cage_sets(self.shape.n, cage.cells.len(), cage.sum);
+        let open: Vec<Mask> =
+            cage.cells.iter().filter(|&&c| self.value[c as usize] == 0).map(|&c| self.cand[c as usize]).collect();
+        let left = sets
+            .iter()
+            .copied()
+            .filter(|&s| s & placed == placed && open.iter().all(|&m| m & s & !placed != 0))
+            .collect();
+        (left, placed)
+    }
+
+    fn cage_sum(&self, t: &mut Tally<Step>) {
+        for cage in &self.shape.cages {
+            let open: Vec<usize> = cage.cells.iter().map(|&c| c as usize).filter(|&c| self.value[c] == 0).collect();
+            if open.len() != 1 {
+                continue;
+            }
+            let placed: u32 = cage.cells.iter().map(|&c| self.value[c as usize] as u32).sum();
+            let d = cage.sum.saturating_sub(placed);
+            // A position off the solution may ask for a digit out of range: no step then.
+            t.record(
+                (1..=self.shape.n as u32).contains(&d).then_some(Step::Place { cell: open[0] as u16, digit: d as u8 }),
+            );
+        }
+    }
+
+    fn cage_combination(&self, t: &mut Tally<Step>) {
+        for (k, cage) in self.shape.cages.iter().enumerate() {
+            let open: Vec<usize> = cage.cells.iter().map(|&c| c as usize).filter(|&c| self.value[c] == 0).collect();
+            if open.len() < 2 {
+                continue;
+            }
+            let (sets, placed) = self.cage_sets_left(k);
+            let allowed = sets.iter().fold(0 as Mask, |m, &s| m | s) & !placed;
+            let list: Vec<(u16, Mask)> = open
+                .iter()
+                .filter(|&&c| self.cand[c] & !allowed != 0)
+                .map(|&c| (c as u16, self.cand[c] & !allowed))
+                .collect();
+            t.record((!list.is_empty()).then_some(Step::Remove(list)));
+        }
+    }
+
+    fn cage_house(&self, t: &mut Tally<Step>) {
+        for (k, cage) in self.shape.cages.iter().enumerate() {
+            let open: Vec<usize> = cage.cells.iter().map(|&c| c as usize).filter(|&c| self.value[c] == 0).collect();
+            if open.is_empty() {
+                continue;
+            }
+            let (sets, placed) = self.cage_sets_left(k);
+            let sure = sets.iter().fold(!0 as Mask, |m, &s| m & s) & !placed;
+            let mut digits = open.iter().fold(0 as Mask, |m, &c| m | self.cand[c]);
+            while digits != 0 {
+                let d = digits.trailing_zeros();
+                digits &= digits - 1;
+                let bit: Mask = 1 << d;
+                let places: Vec<usize> = open.iter().copied().filter(|&c| self.cand[c] & bit != 0).collect();
+                let mut cells: Vec<usize> = Vec::new();
+                // The cage must hold d and can only there: every house holding all of its
+                // places loses d elsewhere.
+                if sure & bit != 0 {
+                    for &h in &self.shape.cell_houses[places[0]] {
+                        let house = &self.shape.houses[h as usize];
+                        if places.iter().all(|c| house.contains(&(*c as u16))) {
+                            cells.extend(house.iter().map(|&c| c as usize).filter(|c| !places.contains(c)));
+                        }
+                    }
+                }
+                // A house whose places of d all lie in the cage: the cage holds d there, so
+                // not in its cells outside that house.
+                for (h, house) in self.shape.houses.iter().enumerate() {
+                    let _ = h;
+                    let mut any = false;
+                    let inside = house.iter().all(|&c| {
+                        let has = self.cand[c as usize] & bit != 0;
+                        any |= has;
+                        !has || cage.cells.contains(&c)
+                    });
+                    if any && inside && !house.iter().any(|&c| self.value[c as usize] as u32 == d) {
+                        cells.extend(places.iter().copied().filter(|c| !house.contains(&(*c as u16))));
+                    }
+                }
+                t.record(self.removal(cells, bit));
+            }
+        }
+    }
+
+    /// The 45 rule over the union of `houses` (disjoint, each holding every digit once):
+    /// (open innies, their sum) and (open outies, their sum), each when the set is not empty.
+    fn innies_outies_of(&self, houses: &[usize]) -> [Option<(Vec<usize>, i64)>; 2] {
+        let shape = &self.shape;
+        let n = shape.n as i64;
+        let mut inside = vec![false; shape.cells()];
+        for &h in houses {
+            for &c in &shape.houses[h] {
+                inside[c as usize] = true;
+            }
+        }
+        let total = houses.len() as i64 * n * (n + 1) / 2;
+        // Cages touching the union: wholly inside, or sticking out.
+        let mut whole_sum = 0i64;
+        let mut partial_sum = 0i64;
+        let mut innies: Vec<usize> = Vec::new();
+        let mut outies: Vec<usize> = Vec::new();
+        let mut uncaged = false;
+        let mut seen = vec![false; shape.cages.len()];
+        for &h in houses {
+            for &c in &shape.houses[h] {
+                let k = shape.cage_of[c as usize];
+                if k == u16::MAX {
+                    innies.push(c as usize);
+                    uncaged = true;
+                    continue;
+                }
+                if std::mem::replace(&mut seen[k as usize], true) {
+                    continue;
+                }
+                let cage = &shape.cages[k as usize];
+                if cage.cells.iter().all(|&x| inside[x as usize]) {
+                    whole_sum += cage.sum as i64;
+                } else {
+                    partial_sum += cage.sum as i64;
+                    for &x in &cage.cells {
+                        if inside[x as usize] {
+                            innies.push(x as usize);
+                        } else {
+                            outies.push(x as usize);
+                        }
+                    }
+                }
+            }
+        }
+        let innie_sum = total - whole_sum;
+        let outie_sum = partial_sum - innie_sum;
+        let open = |cells: Vec<usize>, sum: i64| {
+            let placed: i64 = cells.iter().map(|&c| self.value[c] as i64).sum();
+            let open: Vec<usize> = cells.into_iter().filter(|&c| self.value[c] == 0).collect();
+            (!open.is_empty()).then_some((open, sum - placed))
+        };
+        // Outies' sum needs the innies' sum to be the partial cages' part alone.
+        [open(innies, innie_sum), if uncaged { None } else { open(outies, outie_sum) }]
+    }
+
+    /// Candidates of `cells` that cannot make `sum` with the others' smallest and largest
+    /// candidates (repeats allowed: sound whether or not the cells see each other); a lone
+    /// cell keeps only the sum.
+    fn sum_removal(&self, cells: &[usize], sum: i64) -> Option<Step> {
+        let lo: Vec<i64> = cells.iter().map(|&c| self.cand[c].trailing_zeros() as i64).collect();
+        let hi: Vec<i64> = cells.iter().map(|&c| 31 - self.cand[c].leading_zeros() as i64).collect();
+        let (lo_all, hi_all): (i64, i64) = (lo.iter().sum(), hi.iter().sum());
+        let mut list = Vec::new();
+        for (i, &c) in cells.iter().enumerate() {
+            let (rest_lo, rest_hi) = (lo_all - lo[i], hi_all - hi[i]);
+            let mut bad = 0 as Mask;
+            let mut m = self.cand[c];
+            while m != 0 {
+                let d = m.trailing_zeros() as i64;
+                m &= m - 1;
+                if d + rest_lo > sum || d + rest_hi < sum {
+                    bad |= 1 << d;
+                }
+            }
+            if bad != 0 {
+                list.push((c as u16, bad));
+            }
+        }
+        (!list.is_empty()).then_some(Step::Remove(list))
+    }
+
+    fn innies_outies(&self, groups: &[Vec<usize>], t: &mut Tally<Step>) {
+        for houses in groups {
+            for (cells, sum) in self.innies_outies_of(houses).into_iter().flatten() {
+                if cells.len() <= 4 {
+                    t.record(self.sum_removal(&cells, sum));
+                }
+            }
+        }
+    }
+
+    fn trial(&self, t: &mut Tally<Step>) {
+        let min = self.empty_cells().map(|c| self.cand[c].count_ones()).min().unwrap_or(0);
+        let solver = Solver::new(&self.shape, 0);
+        let base = self.counter_cands();
+        let mut first_cell = None;
+        for c in self.empty_cells().filter(|&c| self.cand[c].count_ones() == min.max(2)) {
+            first_cell.get_or_insert(c);
+            let mut m = self.cand[c];
+            while m != 0 {
+                let d = m.trailing_zeros() as u8;
+                m &= m - 1;
+                let mut cand = base.clone();
+                let refuted = !solver.assign(&mut cand, c, d);
+                t.record(refuted.then(|| Step::Remove(vec![(c as u16, 1 << d)])));
+            }
+        }
+        if t.first.is_none() {
+            let c = first_cell.or_else(|| self.empty_cells().next()).expect("trial on an unsolved position");
+            t.first = Some(Step::Place { cell: c as u16, digit: self.solution[c] });
+        }
+    }
+}
+
+/// The groups of houses the multi-house 45 rule looks at: 2 and 3 adjacent rows, 2 and 3
+/// adjacent columns, and pairs of regions that share a border.
+pub fn house_groups(shape: &super::shape::Shape) -> Vec<Vec<usize>> {
+    let n = shape.n;
+    let mut out = Vec::new();
+    for width in 2..=3 {
+        for first in [0, n] {
+            for i in 0..=n - width {
+                out.push((first + i..first + i + width).collect());
+            }
+        }
+    }
+    let region = |c: usize| 2 * n + shape.regions[c] as usize;
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for c in 0..n * n {
+        for o in super::shape::neighbours(n, c) {
+            let (a, b) = (region(c), region(o));
+            if a < b {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    out.extend(pairs.into_iter().map(|(a, b)| vec![a, b]));
+    out
+}
+
+impl Solving for Position {
+    type Tech = Tech;
+    type Step = Step;
+
+    fn is_solved(&self) -> bool {
+        Position::is_solved(self)
+    }
+
+    fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
+        let killer = self.shape.is_killer();
+        match tech {
+            Tech::NakedSingle => self.naked_single(t),
+            Tech::HiddenSingle => self.hidden_single(t),
+            Tech::NakedPair => self.naked_subset(2, t),
+            Tech::HiddenPair => self.hidden_subset(2, t),
+            Tech::Intersection => self.intersection(t),
+            Tech::NakedTriple => self.naked_subset(3, t),
+            Tech::HiddenTriple => self.hidden_subset(3, t),
+            Tech::XWing => self.fish(2, t),
+            Tech::XyWing => self.xy_wing(t),
+            Tech::NakedQuad => self.naked_subset(4, t),
+            Tech::HiddenQuad => self.hidden_subset(4, t),
+            Tech::Swordfish => self.fish(3, t),
+            Tech::XyzWing => self.xyz_wing(t),
+            Tech::Jellyfish => self.fish(4, t),
+            Tech::WxyzWing => self.wxyz_wing(t),
+            Tech::Trial => self.trial(t),
+            _ if !killer => {}
+            Tech::CageSum => self.cage_sum(t),
+            Tech::CageCombination => self.cage_combination(t),
+            Tech::CageHouse => self.cage_house(t),
+            Tech::InniesOuties => {
+                let singles: Vec<Vec<usize>> = (0..self.shape.houses.len())
+                    .filter(|&h| self.shape.house_kind[h] != HouseKind::Diagonal)
+                    .map(|h| vec![h])
+                    .collect();
+                self.innies_outies(&singles, t)
+            }
+            Tech::InniesOutiesMulti => {
+                let groups = house_groups(&self.shape);
+                self.innies_outies(&groups, t)
+            }
+        }
+    }
+
+    fn apply(&mut self, step: &Step) {
+        Position::apply(self, step)
+    }
+
+    fn describe(&self, step: &Step) -> String {
+        let n = self.shape.n;
+        let name = |c: usize| format!("r{}c{}", c / n + 1, c % n + 1);
+        let digits =
+            |m: Mask| (1..=n as u32).filter(|d| m >> d & 1 == 1).map(|d| d.to_string()).collect::<Vec<_>>().join(",");
+        match step {
+            Step::Place { cell, digit } => format!("{}={}", name(*cell as usize), digit),
+            Step::Remove(list) => {
+                let parts: Vec<String> =
+                    list.iter().map(|&(c, m)| format!("{}-{{{}}}", name(c as usize), digits(m))).collect();
+                format!("remove {}", parts.join(" "))
+            }
+        }
+    }
+}
