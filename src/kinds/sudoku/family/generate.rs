@@ -17,8 +17,10 @@ use rand::Rng;
 
 /// Node budget of one uniqueness check during generation; a candidate that needs more is
 /// rejected as undecided rather than waited on.
-fn check_budget(n: usize) -> u64 {
-    (n * n * 50) as u64
+fn check_budget(shape: &Shape) -> u64 {
+    // A killer board without givens is searched from nothing: its proofs need more nodes.
+    let per_cell = if shape.is_killer() { 500 } else { 50 };
+    (shape.cells() * per_cell) as u64
 }
 
 /// The image of a cell under a symmetry of the n×n square.
@@ -227,7 +229,7 @@ fn differ(a: &[u8], b: &[u8]) -> Vec<usize> {
 /// fixed to their known digits): taking the known digit out usually fails by propagation
 /// alone, far cheaper than counting to two, which must find the known solution as well.
 fn other_solution(shape: &Shape, givens: &[u8], known: &[u8], cells: &[usize]) -> Result<Option<Vec<u8>>, ()> {
-    let mut solver = super::solve::Solver::new(shape, check_budget(shape.n));
+    let mut solver = super::solve::Solver::new(shape, check_budget(shape));
     let Some(mut cand) = solver.start(givens) else { return Ok(None) };
     if !solver.propagate(&mut cand) {
         return Ok(None);
@@ -253,13 +255,19 @@ fn other_solution(shape: &Shape, givens: &[u8], known: &[u8], cells: &[usize]) -
 
 /// Build one puzzle: (board, givens, solution, repairs).
 pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec<u8>, Vec<u8>, u32), Reject> {
-    let mut shape = board(params, rng);
+    // Some jigsaw layouts admit no grid at all (or none found quickly): draw another layout.
+    let (mut shape, grid) = (0..20)
+        .find_map(|_| {
+            let shape = board(params, rng);
+            let n = shape.n;
+            random_grid(&shape, rng, (n * n * 50) as u64).map(|g| (shape, g))
+        })
+        .ok_or(Reject::GeneratorFailed)?;
     let n = shape.n;
-    let grid = random_grid(&shape, rng, (n * n * 50) as u64).ok_or(Reject::GeneratorFailed)?;
     let mut repairs = 0;
     if params.killer {
-        let max = params.cage_sizes.len();
-        let mut cages = grow_cages(n, &grid, &params.cage_sizes, rng);
+        let max = params.cage_weights().len();
+        let mut cages = grow_cages(n, &grid, params.cage_weights(), rng);
         let plain = shape.clone();
         shape = plain.with_cages(cages.clone()).map_err(|_| Reject::GeneratorFailed)?;
         // With givens allowed, the givens make the cages unique (below); without, repairs do.

@@ -67,6 +67,11 @@ impl FamilyParams {
         self.boxes.map_or(self.jigsaw_size, |(r, c)| r * c)
     }
 
+    /// The cage size weights that fit the board (sizes 1 to n).
+    pub fn cage_weights(&self) -> &[u32] {
+        &self.cage_sizes[..self.cage_sizes.len().min(self.size())]
+    }
+
     /// Check the parameters; the error names the flag or key.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.size();
@@ -80,8 +85,9 @@ impl FamilyParams {
         if self.killer && n > 16 {
             return Err(format!("--killer on {n} symbols: killer boards go up to 16"));
         }
-        if self.cage_sizes.len() < 2 || self.cage_sizes.len() > n || self.cage_sizes.iter().all(|&w| w == 0) {
-            return Err(format!("[generate] cage_sizes: 2 to {n} weights, not all 0"));
+        // Sizes above n are left out (`cage_weights`), so one list serves every board.
+        if self.killer && (self.cage_sizes.len() < 2 || self.cage_weights().iter().all(|&w| w == 0)) {
+            return Err(format!("[generate] cage_sizes: at least 2 weights, not all 0 for sizes up to {n}"));
         }
         Ok(())
     }
