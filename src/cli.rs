@@ -137,12 +137,13 @@ fn route_family(cli: &Cli) -> KindId {
         return cli.kind;
     }
     let m = &cli.kind_flags;
-    let given = |id: &str| m.try_get_raw(id).ok().flatten().is_some();
     let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten().copied().unwrap_or(false);
     if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
         crate::kinds::sudoku::family::notation::set_text_box(b);
     }
-    if given("box") || flag("jigsaw") || flag("diagonals") || flag("killer") {
+    // `--box 3x3` alone is classic 9×9: the classic kind makes it, faster and as before.
+    let other_box = m.try_get_one::<String>("box").ok().flatten().is_some_and(|b| b != "3x3");
+    if other_box || flag("jigsaw") || flag("diagonals") || flag("killer") {
         return KindId::SudokuFamily;
     }
     let input = match &cli.command {

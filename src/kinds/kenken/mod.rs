@@ -216,7 +216,7 @@ impl Kind for KenKenKind {
             .long("size")
             .value_name("N")
             .value_parser(clap::value_parser!(u8))
-            .help("Grid size N×N (KenKen, 3 to 12), overriding [generate] size")]
+            .help("Grid size N×N (KenKen, 3 to 12; Sudoku family, jigsaw 4 to 16), overriding [generate] size")]
     }
 
     fn apply_flags(params: &mut KenKenParams, m: &clap::ArgMatches) -> Result<(), String> {

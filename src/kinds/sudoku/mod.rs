@@ -49,13 +49,24 @@ impl Kind for Sudoku {
     type Params = SudokuParams;
 
     fn flags() -> Vec<clap::Arg> {
-        vec![clap::Arg::new("symmetry")
-            .long("symmetry")
-            .value_parser(clap::builder::EnumValueParser::<Symmetry>::new())
-            .help("Clue symmetry (Sudoku), overriding [generate] symmetry")]
+        vec![
+            clap::Arg::new("symmetry")
+                .long("symmetry")
+                .value_parser(clap::builder::EnumValueParser::<Symmetry>::new())
+                .help("Clue symmetry (Sudoku), overriding [generate] symmetry"),
+            // `--box 3x3` is classic 9×9; any other box is the family's (`cli::route_family`).
+            clap::Arg::new("box").long("box").value_name("RxC").help(
+                "Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4; 3x3 is classic",
+            ),
+        ]
     }
 
     fn apply_flags(params: &mut SudokuParams, m: &clap::ArgMatches) -> Result<(), String> {
+        if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
+            if b != "3x3" {
+                return Err(format!("--box {b}: classic Sudoku is 3x3"));
+            }
+        }
         if let Some(&s) = m.get_one::<Symmetry>("symmetry") {
             params.symmetry = s;
         }
