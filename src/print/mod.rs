@@ -47,6 +47,14 @@ impl Drawing {
         );
     }
 
+    /// A dashed line (killer cage outlines), `dash` the length of a dash and of a gap.
+    pub fn dashed(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, width: f64, dash: f64) {
+        let _ = write!(
+            self.body,
+            r##"<line x1="{x1:.4}" y1="{y1:.4}" x2="{x2:.4}" y2="{y2:.4}" stroke="#000" stroke-width="{width:.4}" stroke-dasharray="{dash:.4} {dash:.4}"/>"##
+        );
+    }
+
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str) {
         let _ = write!(self.body, r##"<rect x="{x:.4}" y="{y:.4}" width="{w:.4}" height="{h:.4}" fill="{fill}"/>"##);
     }

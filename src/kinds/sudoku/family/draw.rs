@@ -55,30 +55,46 @@ pub fn draw(shape: &Shape, givens: &[u8], digits: Digits) -> Drawing {
             shape.cage_of[r as usize * n + c as usize]
         }
     };
+    // Each side of a cell that borders another cage gets a segment inset into the cell; its
+    // ends reach the next segment of the same outline: the cell edge where the cage runs on
+    // straight, a further inset past it at an inner corner, short of it at an outer one.
+    let (dash, w) = (0.06, THIN * 0.9);
     for r in 0..n as isize {
         for c in 0..n as isize {
             let k = cage(r, c);
             if k == u16::MAX {
                 continue;
             }
+            let same = |dr: isize, dc: isize| cage(r + dr, c + dc) == k;
             let (x, y) = (c as f64, r as f64);
-            let (lo_x, hi_x, lo_y, hi_y) = (x + INSET, x + 1.0 - INSET, y + INSET, y + 1.0 - INSET);
-            // Extend each inset segment to the cell edge where the cage continues that way.
-            let ext_l = if cage(r, c - 1) == k { x } else { lo_x };
-            let ext_r = if cage(r, c + 1) == k { x + 1.0 } else { hi_x };
-            let ext_t = if cage(r - 1, c) == k { y } else { lo_y };
-            let ext_b = if cage(r + 1, c) == k { y + 1.0 } else { hi_y };
-            if cage(r - 1, c) != k {
-                d.line(ext_l, lo_y, ext_r, lo_y, THIN);
+            // The end of a segment towards neighbour (dr, dc) along it, with (pr, pc) the side
+            // the segment lies on: `lo` the cell edge coordinate on that end.
+            let end = |edge: f64, out: f64, along: (isize, isize), diag: (isize, isize)| {
+                if same(along.0, along.1) {
+                    if same(diag.0, diag.1) {
+                        edge + out * INSET
+                    } else {
+                        edge
+                    }
+                } else {
+                    edge - out * INSET
+                }
+            };
+            if !same(-1, 0) {
+                let (a, b) = (end(x, -1.0, (0, -1), (-1, -1)), end(x + 1.0, 1.0, (0, 1), (-1, 1)));
+                d.dashed(a, y + INSET, b, y + INSET, w, dash);
             }
-            if cage(r + 1, c) != k {
-                d.line(ext_l, hi_y, ext_r, hi_y, THIN);
+            if !same(1, 0) {
+                let (a, b) = (end(x, -1.0, (0, -1), (1, -1)), end(x + 1.0, 1.0, (0, 1), (1, 1)));
+                d.dashed(a, y + 1.0 - INSET, b, y + 1.0 - INSET, w, dash);
             }
-            if cage(r, c - 1) != k {
-                d.line(lo_x, ext_t, lo_x, ext_b, THIN);
+            if !same(0, -1) {
+                let (a, b) = (end(y, -1.0, (-1, 0), (-1, -1)), end(y + 1.0, 1.0, (1, 0), (1, -1)));
+                d.dashed(x + INSET, a, x + INSET, b, w, dash);
             }
-            if cage(r, c + 1) != k {
-                d.line(hi_x, ext_t, hi_x, ext_b, THIN);
+            if !same(0, 1) {
+                let (a, b) = (end(y, -1.0, (-1, 0), (-1, 1)), end(y + 1.0, 1.0, (1, 0), (1, 1)));
+                d.dashed(x + 1.0 - INSET, a, x + 1.0 - INSET, b, w, dash);
             }
         }
     }
