@@ -231,6 +231,44 @@ fn repair_cages(n: usize, grid: &[u8], cages: &mut Vec<Cage>, diff: &[usize], ma
     }
 }
 
+/// A unique killer board with its one-cell cages merged into neighbouring cages wherever the
+/// board stays unique: a one-cell cage is a given in disguise, and Solo cannot hold one (its
+/// cages have 2 to n cells), so such a board gets no `solo_id`. Each merge keeps the cages
+/// connected, under the size limit and free of repeats, and is kept only when a check finds
+/// no other solution (an undecided check keeps the cage as it was).
+fn absorb_single_cells(plain: &Shape, mut cages: Vec<Cage>, grid: &[u8], max: usize, rng: &mut impl Rng) -> Shape {
+    let n = plain.n;
+    let all: Vec<usize> = (0..n * n).collect();
+    let zero = vec![0u8; n * n];
+    let mut singles: Vec<u16> = cages.iter().filter(|k| k.cells.len() == 1).map(|k| k.cells[0]).collect();
+    singles.shuffle(rng);
+    for c in singles {
+        // An earlier merge may have grown this cage already.
+        let Some(home) = cages.iter().position(|k| k.cells == [c]) else { continue };
+        let mut options: Vec<usize> = neighbours(n, c as usize)
+            .filter_map(|o| cages.iter().position(|k| k.cells.contains(&(o as u16))))
+            .filter(|&k| k != home && cages[k].cells.len() < max)
+            .filter(|&k| cages[k].cells.iter().all(|&x| grid[x as usize] != grid[c as usize]))
+            .collect();
+        options.sort_unstable();
+        options.dedup();
+        options.shuffle(rng);
+        for k in options {
+            let mut trial = cages.clone();
+            trial[k].cells.push(c);
+            trial[k].sum += grid[c as usize] as u32;
+            trial.remove(home);
+            let Ok(shape) = plain.with_cages(trial.clone()) else { continue };
+            let mut solver = Solver::new(&shape, check_budget(&shape));
+            if let Ok(None) = other_solution(&mut solver, &zero, grid, &all) {
+                cages = trial;
+                break;
+            }
+        }
+    }
+    plain.with_cages(cages).expect("merged cages stay valid")
+}
+
 /// Cells where two full grids differ.
 fn differ(a: &[u8], b: &[u8]) -> Vec<usize> {
     (0..a.len()).filter(|&i| a[i] != b[i]).collect()
@@ -297,7 +335,10 @@ pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec
                 let mut solver = Solver::new(&shape, check_budget(&shape));
                 match other_solution(&mut solver, &zero, &grid, &all) {
                     Err(()) => return Err(Reject::Undecided),
-                    Ok(None) => return Ok((shape, zero, grid, repairs)),
+                    Ok(None) => {
+                        let shape = absorb_single_cells(&plain, cages, &grid, max, rng);
+                        return Ok((shape, zero, grid, repairs));
+                    }
                     Ok(Some(other)) => {
                         if repairs >= params.max_repairs {
                             return Err(Reject::NotUnique);
