@@ -36,6 +36,17 @@ def gamma(labels, scores):
     return (conc - disc) / (conc + disc) if conc + disc else float("nan")
 
 
+def table_grade(t, steps, level):
+    """The grade (0 easy .. 3 expert) a `[grades]` table {k1, k2, k3, level_floor} gives a
+    puzzle with this step count and hardest level: the program's own rule (SPEC, "Grades",
+    and the hardest-level floor of the configs)."""
+    g = sum(steps >= t[k] for k in ("k1", "k2", "k3"))
+    for i, f in enumerate(t["level_floor"]):
+        if f and level >= f:
+            g = max(g, i + 1)
+    return g
+
+
 def to_number(v, column):
     try:
         return float(v)

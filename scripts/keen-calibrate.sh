@@ -112,15 +112,9 @@ python3 - "$out" "$here/scripts" "$sizes" "$fitted" <<'PY'
 import csv, json, math, sys
 out, scripts, sizes, fitted = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3].split()], sys.argv[4].split()
 sys.path.insert(0, scripts)
-from gamma import gamma
+from gamma import gamma, table_grade
 import tomllib
 per_size = tomllib.load(open(f"{out}/kenken-per-size.toml", "rb"))["grades"].get("size", {})
-def table_grade(t, steps, level):
-    g = sum(steps >= t[k] for k in ("k1", "k2", "k3"))
-    for i, f in enumerate(t["level_floor"]):
-        if f and level >= f:
-            g = max(g, i + 1)
-    return g
 order = {"easy": 0, "medium": 1, "hard": 2, "expert": 3}
 rank = {l: i for i, l in enumerate("enhxu")}
 print(f"{'size':>4} {'n':>4} {'γ size-free (used)':>19} {'γ per-size fit':>15} {'γ raw steps':>12}   test grade mix e/m/h/x")

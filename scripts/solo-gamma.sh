@@ -87,14 +87,7 @@ python3 - "$out" "$bin" "$here/scripts" "$here/config/sudoku-family.toml" <<'PY'
 import csv, io, os, statistics, subprocess, sys, time, tomllib
 out, binary, scripts, builtin = sys.argv[1:5]
 sys.path.insert(0, scripts)
-from gamma import gamma
-
-def table_grade(t, steps, level):
-    g = sum(steps >= t[k] for k in ("k1", "k2", "k3"))
-    for i, f in enumerate(t["level_floor"]):
-        if f and level >= f:
-            g = max(g, i + 1)
-    return g
+from gamma import gamma, table_grade
 
 def own_table(cfg, n):
     return tomllib.load(open(f"{out}/fit-{cfg}.toml", "rb"))["grades"]["size"][str(n)]

@@ -59,6 +59,15 @@ impl<S> Tally<S> {
         }
     }
 
+    /// Count every k-subset of `all` items as a situation, but examine (through `f`) only
+    /// the k-subsets of the first `fit` items, those that could succeed: the others are counted
+    /// without a look. Same counts and same first success as examining all of them, in a
+    /// fraction of the time (the wings' scans are the rater's hot spot on hard puzzles).
+    pub fn subsets_of_fit(&mut self, all: usize, fit: usize, k: usize, mut f: impl FnMut(&[usize], &mut Self)) {
+        self.situations += crate::common::combos::binom(all, k) - crate::common::combos::binom(fit, k);
+        crate::common::combos::combos(fit, k, |ix| f(ix, self));
+    }
+
     /// Count one situation; `found` is the step it yields if it succeeds.
     #[inline]
     pub fn record(&mut self, found: Option<S>) {

@@ -234,25 +234,10 @@ impl TupleSets {
         let new = chain.masks.len();
         chain.masks.extend(cells.iter().map(|&c| cand[c]));
         for (i, &c) in cells.iter().enumerate() {
-            let mut m = cand[c] & !1;
-            let mut seen = 0u64;
-            for &(word, a) in &chain.words[start..] {
-                let ds = self.digits(i, word as usize);
-                let mut mm = m;
-                while mm != 0 {
-                    let d = mm.trailing_zeros() as usize;
-                    mm &= mm - 1;
-                    if ds[d] & a != 0 {
-                        seen |= 1 << d;
-                    }
-                }
-                m &= !(seen as u16);
-                if m == 0 {
-                    break;
-                }
-            }
-            union[i] |= seen as u16;
-            chain.masks.push(seen as u16);
+            let words = chain.words[start..].iter().map(|&(word, a)| (word as usize, a));
+            let seen = self.seen_digits(i, cand[c] & !1, words);
+            union[i] |= seen;
+            chain.masks.push(seen);
         }
         chain.entries.push((new as u32, start as u32));
         true
@@ -263,6 +248,29 @@ impl TupleSets {
     fn digits(&self, i: usize, w: usize) -> &[u64] {
         let start = (i * self.words + w) * 16;
         &self.sets[start..start + 16]
+    }
+
+    /// The digits of `m` that some alive tuple gives cell `i`, over `words` (word index, its
+    /// alive tuples); stops as soon as every digit of `m` is seen.
+    #[inline]
+    fn seen_digits(&self, i: usize, m: u16, words: impl Iterator<Item = (usize, u64)>) -> u16 {
+        let (mut m, mut seen) = (m, 0u16);
+        for (w, a) in words {
+            let ds = self.digits(i, w);
+            let mut mm = m;
+            while mm != 0 {
+                let d = mm.trailing_zeros() as usize;
+                mm &= mm - 1;
+                if ds[d] & a != 0 {
+                    seen |= 1 << d;
+                }
+            }
+            m &= !seen;
+            if m == 0 {
+                break;
+            }
+        }
+        seen
     }
 
     /// Fill `union` with the digits each cell keeps; the tuples still alive go to `alive`, and
@@ -325,26 +333,9 @@ impl TupleSets {
             }
         }
         for (i, &c) in cells.iter().enumerate() {
-            let mut m = cand[c] & !1;
-            let mut seen = 0u64;
             // One pass over the live words: the digits of cell i some live tuple gives it.
-            for &w in live.iter() {
-                let ds = self.digits(i, w as usize);
-                let a = alive[w as usize];
-                let mut mm = m;
-                while mm != 0 {
-                    let d = mm.trailing_zeros() as usize;
-                    mm &= mm - 1;
-                    if ds[d] & a != 0 {
-                        seen |= 1 << d;
-                    }
-                }
-                m &= !(seen as u16);
-                if m == 0 {
-                    break;
-                }
-            }
-            union[i] |= seen as u16;
+            let words = live.iter().map(|&w| (w as usize, alive[w as usize]));
+            union[i] |= self.seen_digits(i, cand[c] & !1, words);
         }
         true
     }

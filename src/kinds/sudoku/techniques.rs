@@ -8,7 +8,7 @@
 use super::geometry::{cell_name, common_peers, Cells, HOUSES, HOUSE_MASK, PEERS};
 use super::position::{Position, Step};
 use super::solve::Prober;
-use crate::common::combos::{binom, combos};
+use crate::common::combos::binom;
 use crate::common::latin;
 use crate::common::DigitSet;
 use crate::rate::{Solving, Tally, Technique};
@@ -132,22 +132,6 @@ impl Technique for Tech {
 
 const ALL_DIGITS: DigitSet = DigitSet::full(9);
 
-/// Count every k-subset of `all` items as a situation, but examine only the k-subsets of the
-/// `fit` items that could succeed (those listed in `idx`, a subsequence of the items in the same
-/// order): the others are counted without a look. Same counts and same first success as
-/// examining all of them, in a fraction of the time (the rater's scans above level 1 are its
-/// hot spot on hard puzzles).
-fn subsets_of_fit(
-    t: &mut Tally<Step>,
-    all: usize,
-    fit: usize,
-    k: usize,
-    mut f: impl FnMut(&[usize], &mut Tally<Step>),
-) {
-    t.situations += binom(all, k) - binom(fit, k);
-    combos(fit, k, |ix| f(ix, t));
-}
-
 impl Position {
     fn removal(&self, cells: Cells, digits: DigitSet) -> Option<Step> {
         self.removes_any(cells, digits).then_some(Step::Remove { cells, digits })
@@ -259,7 +243,7 @@ impl Position {
                 wings[n] = w;
                 n += 1;
             }
-            subsets_of_fit(t, peers.len() as usize, n, 2, |ix, t| {
+            t.subsets_of_fit(peers.len() as usize, n, 2, |ix, t| {
                 let (a, b) = (wings[ix[0]], wings[ix[1]]);
                 let (ca, cb) = (self.cand[a], self.cand[b]);
                 let found = if ca.intersect(pc).len() != 1
@@ -289,7 +273,7 @@ impl Position {
                 wings[n] = w;
                 n += 1;
             }
-            subsets_of_fit(t, peers.len() as usize, n, 2, |ix, t| {
+            t.subsets_of_fit(peers.len() as usize, n, 2, |ix, t| {
                 let (a, b) = (wings[ix[0]], wings[ix[1]]);
                 let (ca, cb) = (self.cand[a], self.cand[b]);
                 let found = if !ca.is_subset(pc) || !cb.is_subset(pc) || ca == cb {

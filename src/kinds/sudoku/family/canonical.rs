@@ -25,19 +25,11 @@ fn map(k: usize, m: usize, r: usize, c: usize) -> (usize, usize) {
     }
 }
 
-/// The board seen through symmetry `k`: region ids renumbered by first appearance in reading
-/// order, or None when `k` does not map the board onto itself.
-fn regions_under(shape: &Shape, k: usize) -> Option<Vec<u8>> {
-    let n = shape.n;
-    let mut moved = vec![0u8; n * n];
-    for c in 0..n * n {
-        let (r, col) = map(k, n - 1, c / n, c % n);
-        moved[r * n + col] = shape.regions[c];
-    }
+/// Region ids renumbered 0, 1, 2, … in order of first appearance in reading order.
+fn first_appearance(ids: &[u8], n: usize) -> Vec<u8> {
     let mut number = vec![u8::MAX; n];
     let mut next = 0;
-    let renumbered: Vec<u8> = moved
-        .iter()
+    ids.iter()
         .map(|&id| {
             if number[id as usize] == u8::MAX {
                 number[id as usize] = next;
@@ -45,31 +37,30 @@ fn regions_under(shape: &Shape, k: usize) -> Option<Vec<u8>> {
             }
             number[id as usize]
         })
-        .collect();
-    let mut own = vec![u8::MAX; n];
-    let mut next = 0;
-    let original: Vec<u8> = shape
-        .regions
-        .iter()
-        .map(|&id| {
-            if own[id as usize] == u8::MAX {
-                own[id as usize] = next;
-                next += 1;
-            }
-            own[id as usize]
-        })
-        .collect();
-    // Diagonals map onto diagonals under every symmetry of the square; regions must match.
-    (renumbered == original).then_some(renumbered)
+        .collect()
+}
+
+/// Whether symmetry `k` maps the board onto itself: the regions moved, renumbered by first
+/// appearance, are `own` (the board's regions renumbered the same way). Diagonals map onto
+/// diagonals under every symmetry of the square.
+fn maps_onto_itself(shape: &Shape, k: usize, own: &[u8]) -> bool {
+    let n = shape.n;
+    let mut moved = vec![0u8; n * n];
+    for c in 0..n * n {
+        let (r, col) = map(k, n - 1, c / n, c % n);
+        moved[r * n + col] = shape.regions[c];
+    }
+    first_appearance(&moved, n) == own
 }
 
 /// The canonical key; the solution is not needed.
 pub fn canonical_key(shape: &Shape, givens: &[u8], _solution: &[u8]) -> u128 {
     let n = shape.n;
     let relabel = !shape.is_killer();
+    let own = first_appearance(&shape.regions, n);
     let mut best: Option<Vec<u32>> = None;
     for k in 0..8 {
-        if regions_under(shape, k).is_none() {
+        if !maps_onto_itself(shape, k, &own) {
             continue;
         }
         let mut cells = vec![0u32; n * n];
@@ -111,9 +102,8 @@ pub fn canonical_key(shape: &Shape, givens: &[u8], _solution: &[u8]) -> u128 {
                 enc.extend([number[q as usize], shape.cages[q as usize].sum]);
             }
         }
-        if let Some(regions) = regions_under(shape, k) {
-            enc.extend(regions.iter().map(|&x| x as u32));
-        }
+        // The regions as this symmetry shows them: the same as the board's own.
+        enc.extend(own.iter().map(|&x| x as u32));
         if best.as_ref().is_none_or(|b| enc < *b) {
             best = Some(enc);
         }

@@ -7,7 +7,7 @@
 //! splitting the differing cell off; without `givens` no digit is given at all.
 //! Everything random comes from the candidate's RNG: a candidate is a pure function of its seed.
 
-use super::shape::{box_regions, connected, neighbours, Cage, Shape};
+use super::shape::{box_regions, connected, neighbours, pieces, Cage, Shape};
 use super::solve::{random_grid, Count, Solver};
 use super::FamilyParams;
 use crate::kinds::sudoku::Symmetry;
@@ -212,20 +212,7 @@ fn repair_cages(n: usize, grid: &[u8], cages: &mut Vec<Cage>, diff: &[usize], ma
         let rest: Vec<u16> = cages[home].cells.iter().copied().filter(|&x| x as usize != c).collect();
         cages.remove(home);
         cages.push(Cage { sum: grid[c] as u32, cells: vec![c as u16] });
-        let mut left = rest;
-        while let Some(&first) = left.first() {
-            let mut piece = vec![first];
-            let mut i = 0;
-            while i < piece.len() {
-                let x = piece[i] as usize;
-                i += 1;
-                for y in neighbours(n, x) {
-                    if left.contains(&(y as u16)) && !piece.contains(&(y as u16)) {
-                        piece.push(y as u16);
-                    }
-                }
-            }
-            left.retain(|x| !piece.contains(x));
+        for piece in pieces(n, &rest) {
             cages.push(Cage { sum: piece.iter().map(|&x| grid[x as usize] as u32).sum(), cells: piece });
         }
     }
@@ -374,7 +361,7 @@ pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::solve::count_solutions;
     use super::*;
     use rand::SeedableRng;
@@ -408,16 +395,7 @@ mod tests {
     }
 
     pub fn params(boxes: Option<(usize, usize)>, n: usize, diagonals: bool, killer: bool) -> FamilyParams {
-        FamilyParams {
-            boxes,
-            jigsaw_size: n,
-            diagonals,
-            killer,
-            givens: false,
-            symmetry: Symmetry::Rotate180,
-            cage_sizes: vec![0, 4, 4, 2, 1],
-            max_repairs: 100,
-        }
+        FamilyParams { boxes, jigsaw_size: n, diagonals, killer, max_repairs: 100, ..FamilyParams::default() }
     }
 
     #[test]

@@ -93,14 +93,6 @@ impl FamilyParams {
     }
 }
 
-/// Parse `--box RxC`.
-fn parse_box(s: &str) -> Result<(usize, usize), String> {
-    let (r, c) = s.split_once(['x', 'X']).ok_or_else(|| format!("{s:?}: expected RxC, e.g. 3x4"))?;
-    let r: usize = r.parse().map_err(|_| format!("{s:?}: expected RxC, e.g. 3x4"))?;
-    let c: usize = c.parse().map_err(|_| format!("{s:?}: expected RxC, e.g. 3x4"))?;
-    Ok((r, c))
-}
-
 /// The family as a kind: `--kind sudoku` with `--box`, `--jigsaw`, `--diagonals` or `--killer`
 /// (or an input line that is not classic 9×9) comes here; plain `--kind sudoku` stays on the
 /// classic kind, whose output is unchanged.
@@ -147,7 +139,7 @@ impl Kind for Family {
     fn apply_flags(params: &mut FamilyParams, m: &clap::ArgMatches) -> Result<(), String> {
         let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten().copied().unwrap_or(false);
         if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
-            params.boxes = Some(parse_box(b).map_err(|e| format!("--box {e}"))?);
+            params.boxes = Some(notation::parse_box(b).map_err(|e| format!("--box {e}"))?);
         }
         let size = m.try_get_one::<u8>("size").ok().flatten().copied();
         if flag("jigsaw") {
@@ -188,21 +180,7 @@ impl Kind for Family {
     }
 
     fn shape(p: &FamilyParams) -> String {
-        let n = p.size();
-        let mut s = match p.boxes {
-            Some(b) if b != shape::default_box(n) => format!("{}x{}", b.0, b.1),
-            _ => n.to_string(),
-        };
-        if p.boxes.is_none() {
-            s.push('j');
-        }
-        if p.diagonals {
-            s.push('x');
-        }
-        if p.killer {
-            s.push('k');
-        }
-        s
+        shape::variant_name(p.size(), p.boxes, p.diagonals, p.killer)
     }
 
     fn generate(params: &FamilyParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject> {

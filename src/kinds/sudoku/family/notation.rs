@@ -48,11 +48,18 @@ pub fn is_family_line(line: &str) -> bool {
 /// command line; lines of another size keep the most square box.
 static TEXT_BOX: std::sync::OnceLock<(usize, usize)> = std::sync::OnceLock::new();
 
+/// Read `--box RxC`.
+pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{s:?}: expected RxC, e.g. 3x4");
+    let (r, c) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?))
+}
+
 /// Read text lines with this box (`--box RxC`); an unreadable value is left to the flag's
 /// own check.
 pub fn set_text_box(b: &str) {
-    if let Some((r, c)) = b.split_once(['x', 'X']).and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?))) {
-        let _ = TEXT_BOX.set((r, c));
+    if let Ok(rc) = parse_box(b) {
+        let _ = TEXT_BOX.set(rc);
     }
 }
 

@@ -222,23 +222,9 @@ impl Shape {
         Shape::new(self.n, self.boxes, Some(self.regions.clone()), self.diagonals, cages)
     }
 
-    /// The shape's name in ids (SPEC): `9`, `16`, `6x` … with `j` for jigsaw, `x` for
-    /// diagonals, `k` for killer; a box other than the default for n gets `RxC`: `2x4`.
+    /// The shape's name in ids (`variant_name`).
     pub fn name(&self) -> String {
-        let mut s = match self.boxes {
-            Some(b) if b != default_box(self.n) => format!("{}x{}", b.0, b.1),
-            _ => self.n.to_string(),
-        };
-        if self.boxes.is_none() {
-            s.push('j');
-        }
-        if self.diagonals {
-            s.push('x');
-        }
-        if self.is_killer() {
-            s.push('k');
-        }
-        s
+        variant_name(self.n, self.boxes, self.diagonals, self.is_killer())
     }
 
     /// Whether a full grid obeys every house and cage.
@@ -255,36 +241,51 @@ impl Shape {
     }
 }
 
-/// Whether these cells (of an n×n grid) form one orthogonally connected piece.
-pub fn connected(n: usize, cells: &[u16]) -> bool {
-    let Some(&first) = cells.first() else { return true };
-    let inside = |c: usize| cells.contains(&(c as u16));
-    let mut seen = vec![first as usize];
-    let mut i = 0;
-    while i < seen.len() {
-        let c = seen[i];
-        i += 1;
-        let (r, col) = (c / n, c % n);
-        let mut next = Vec::with_capacity(4);
-        if col + 1 < n {
-            next.push(c + 1);
-        }
-        if r + 1 < n {
-            next.push(c + n);
-        }
-        if col > 0 {
-            next.push(c - 1);
-        }
-        if r > 0 {
-            next.push(c - n);
-        }
-        for o in next {
-            if inside(o) && !seen.contains(&o) {
-                seen.push(o);
+/// A board's name in ids (SPEC): `9`, `16`, `6x` … with `j` for jigsaw (no boxes), `x` for
+/// diagonals, `k` for killer; a box other than the default for n gets `RxC`: `2x4`.
+pub fn variant_name(n: usize, boxes: Option<(usize, usize)>, diagonals: bool, killer: bool) -> String {
+    let mut s = match boxes {
+        Some(b) if b != default_box(n) => format!("{}x{}", b.0, b.1),
+        _ => n.to_string(),
+    };
+    if boxes.is_none() {
+        s.push('j');
+    }
+    if diagonals {
+        s.push('x');
+    }
+    if killer {
+        s.push('k');
+    }
+    s
+}
+
+/// These cells (of an n×n grid) split into orthogonally connected pieces, each in the order
+/// it was reached from its first cell (in the cells' order).
+pub fn pieces(n: usize, cells: &[u16]) -> Vec<Vec<u16>> {
+    let mut left = cells.to_vec();
+    let mut out = Vec::new();
+    while let Some(&first) = left.first() {
+        let mut piece = vec![first];
+        let mut i = 0;
+        while i < piece.len() {
+            let c = piece[i] as usize;
+            i += 1;
+            for o in neighbours(n, c) {
+                if left.contains(&(o as u16)) && !piece.contains(&(o as u16)) {
+                    piece.push(o as u16);
+                }
             }
         }
+        left.retain(|x| !piece.contains(x));
+        out.push(piece);
     }
-    seen.len() == cells.len()
+    out
+}
+
+/// Whether these cells (of an n×n grid) form one orthogonally connected piece.
+pub fn connected(n: usize, cells: &[u16]) -> bool {
+    pieces(n, cells).len() <= 1
 }
 
 /// The orthogonal neighbours of a cell, in the order right, down, left, up.

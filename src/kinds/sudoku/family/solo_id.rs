@@ -662,8 +662,6 @@ mod tests {
     #[ignore]
     fn print_our_ids_for_solo() {
         use super::super::generate::generate;
-        use super::super::FamilyParams;
-        use crate::kinds::sudoku::Symmetry;
         use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         type Kind = (Option<(usize, usize)>, usize, bool, bool);
@@ -684,16 +682,7 @@ mod tests {
             (None, 9, false, true),
         ];
         for &(boxes, n, diagonals, killer) in kinds {
-            let params = FamilyParams {
-                boxes,
-                jigsaw_size: n,
-                diagonals,
-                killer,
-                givens: false,
-                symmetry: Symmetry::Rotate180,
-                cage_sizes: vec![0, 4, 4, 2, 1],
-                max_repairs: 100,
-            };
+            let params = super::super::generate::tests::params(boxes, n, diagonals, killer);
             // Our killers may have one-cell cages, which Solo refuses: count them, keep the first
             // puzzle Solo can hold.
             let mut refused = 0;

@@ -15,7 +15,7 @@
 use super::position::{Position, Step};
 use super::shape::{full, HouseKind, Mask};
 use super::solve::{cage_sets, Solver};
-use crate::common::combos::{binom, combos};
+use crate::common::combos::binom;
 use crate::common::latin;
 use crate::rate::{Solving, Tally, Technique};
 
@@ -170,19 +170,6 @@ impl Technique for Tech {
     }
 }
 
-/// Count every k-subset of `all` items as a situation, examining only those of the `fit`
-/// items that could succeed (same counts and first success as examining all of them).
-fn subsets_of_fit(
-    t: &mut Tally<Step>,
-    all: usize,
-    fit: usize,
-    k: usize,
-    mut f: impl FnMut(&[usize], &mut Tally<Step>),
-) {
-    t.situations += binom(all, k) - binom(fit, k);
-    combos(fit, k, |ix| f(ix, t));
-}
-
 impl Position {
     fn cells_at(cells: &[u16], positions: u32) -> impl Iterator<Item = usize> + '_ {
         (0..cells.len()).filter(move |i| positions >> i & 1 == 1).map(move |i| cells[i] as usize)
@@ -318,16 +305,21 @@ impl Position {
             .collect()
     }
 
+    /// The empty cells with two candidates that see `p` (the pincers a wing can use).
+    fn bivalue_peers(&self, p: usize) -> Vec<usize> {
+        self.blockers[p]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| self.value[c] == 0 && self.cand[c].count_ones() == 2)
+            .collect()
+    }
+
     fn xy_wing(&self, t: &mut Tally<Step>) {
         for p in self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2) {
             let pc = self.cand[p];
-            let peers: Vec<usize> = self.blockers[p]
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| self.value[c] == 0 && self.cand[c].count_ones() == 2)
-                .collect();
+            let peers = self.bivalue_peers(p);
             let wings: Vec<usize> = peers.iter().copied().filter(|&w| (self.cand[w] & pc).count_ones() == 1).collect();
-            subsets_of_fit(t, peers.len(), wings.len(), 2, |ix, t| {
+            t.subsets_of_fit(peers.len(), wings.len(), 2, |ix, t| {
                 let (a, b) = (wings[ix[0]], wings[ix[1]]);
                 let (ca, cb) = (self.cand[a], self.cand[b]);
                 let found = if ca & pc == cb & pc || ca & !pc != cb & !pc {
@@ -344,13 +336,9 @@ impl Position {
     fn xyz_wing(&self, t: &mut Tally<Step>) {
         for p in self.empty_cells().filter(|&c| self.cand[c].count_ones() == 3) {
             let pc = self.cand[p];
-            let peers: Vec<usize> = self.blockers[p]
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| self.value[c] == 0 && self.cand[c].count_ones() == 2)
-                .collect();
+            let peers = self.bivalue_peers(p);
             let wings: Vec<usize> = peers.iter().copied().filter(|&w| self.cand[w] & !pc == 0).collect();
-            subsets_of_fit(t, peers.len(), wings.len(), 2, |ix, t| {
+            t.subsets_of_fit(peers.len(), wings.len(), 2, |ix, t| {
                 let (a, b) = (wings[ix[0]], wings[ix[1]]);
                 let (ca, cb) = (self.cand[a], self.cand[b]);
                 let found = if ca == cb { None } else { self.removal(self.common_blocked(&[p, a, b]), ca & cb) };
