@@ -15,11 +15,13 @@
 #      includes the uniqueness check and the process start);
 #   4. Goodman-Kruskal gamma of Solo's level against our raw step count, our hardest level, and
 #      our grade under three tables: the configuration's own fit, the table for its size (the
-#      plain box's fit of this run, else the built-in one: the kind grades by symbol count n
-#      only), and the built-in [grades] (provisional: the classic 9x9 thresholds). Check: our
-#      grade from steps and hardest level equals the binary's (the built-in table of the size).
+#      plain box's fit of this run, else the built-in one), and the built-in [grades]
+#      (provisional: the classic 9x9 thresholds). Check: our grade from steps and hardest level
+#      equals the binary's (the built-in table it uses: [grades.variant.V] for a jigsaw, X or
+#      killer board that has one, else [grades.size.N], else [grades]).
 # Prints one table; writes OUT_DIR/sudoku-family-sizes.toml (the [grades.size.N] tables of the
-# plain boxes, to copy into config/sudoku-family.toml) and OUT_DIR/table.txt.
+# plain boxes and the [grades.variant.V] tables of the others, to copy into
+# config/sudoku-family.toml) and OUT_DIR/table.txt.
 # Fewer puzzles where Solo is slow: 3x4 and 2x3k take 2/3 of FIT and TEST, 4x4 and 3x3k half;
 # 4x4 stops at extreme (Solo needs about 80 s for one 4x4 unreasonable puzzle).
 # Solo's sets are kept in OUT_DIR and reused when they are already complete (FRESH=1 remakes).
@@ -41,19 +43,20 @@ solo=$(command -v sgt-solo || echo /usr/games/sgt-solo)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# configuration: symbols n, Solo's levels, share of FIT/TEST, the plain box of its size
+# configuration: symbols n, Solo's levels, share of FIT/TEST, the plain box of its size, the
+# variant's table name (- for a plain box)
 spec() {
   case $1 in
-    2x3) echo "6 t,b,i,a,e,u 1 2x3" ;;
-    2x4) echo "8 t,b,i,a,e,u 1 2x4" ;;
-    3x3) echo "9 t,b,i,a,e,u 1 3x3" ;;
-    3x4) echo "12 t,b,i,a,e,u 0.67 3x4" ;;
-    4x4) echo "16 t,b,i,a,e 0.5 4x4" ;;
-    6j) echo "6 t,b,i,a,e,u 1 2x3" ;;
-    9j) echo "9 t,b,i,a,e,u 1 3x3" ;;
-    3x3x) echo "9 t,b,i,a,e,u 1 3x3" ;;
-    2x3k) echo "6 t,b,i,a,e,u 0.67 2x3" ;;
-    3x3k) echo "9 t,b,i,a,e,u 0.5 3x3" ;;
+    2x3) echo "6 t,b,i,a,e,u 1 2x3 -" ;;
+    2x4) echo "8 t,b,i,a,e,u 1 2x4 -" ;;
+    3x3) echo "9 t,b,i,a,e,u 1 3x3 -" ;;
+    3x4) echo "12 t,b,i,a,e,u 0.67 3x4 -" ;;
+    4x4) echo "16 t,b,i,a,e 0.5 4x4 -" ;;
+    6j) echo "6 t,b,i,a,e,u 1 2x3 6j" ;;
+    9j) echo "9 t,b,i,a,e,u 1 3x3 9j" ;;
+    3x3x) echo "9 t,b,i,a,e,u 1 3x3 9x" ;;
+    2x3k) echo "6 t,b,i,a,e,u 0.67 2x3 6k" ;;
+    3x3k) echo "9 t,b,i,a,e,u 0.5 3x3 9k" ;;
     *) echo "solo-gamma.sh: unknown configuration $1" >&2; exit 2 ;;
   esac
 }
@@ -71,7 +74,7 @@ solo_set() { # solo_set CONFIG LEVELS TAG N FILE: N puzzles per level, "ID<tab>l
 
 : >"$out/configs.txt"
 for cfg in $configs; do
-  read -r n levels share plain <<<"$(spec "$cfg")"
+  read -r n levels share plain variant <<<"$(spec "$cfg")"
   nf=$(calc "max(2, round($fit * $share))"); nt=$(calc "max(2, round($test * $share))")
   s=$(date +%s.%N)
   solo_set "$cfg" "$levels" fit "$nf" "$out/solo-$cfg-fit.txt"
@@ -79,7 +82,7 @@ for cfg in $configs; do
   echo "== $cfg: Solo sets ready ($nf fit + $nt test per level, $(calc "round($(date +%s.%N) - $s)") s)" >&2
   "$bin" --quiet --kind sudoku calibrate --reference "$out/solo-$cfg-fit.txt" \
     --levels "$levels" --holdout 0 --seed 1 --floor --write-config "$out/fit-$cfg.toml" >"$out/fit-$cfg.log"
-  echo "$cfg $n $levels $nf $nt $plain" >>"$out/configs.txt"
+  echo "$cfg $n $levels $nf $nt $plain $variant" >>"$out/configs.txt"
 done
 
 echo "== rate the test puzzles, one process each (--threads 1), and measure" >&2
@@ -89,8 +92,9 @@ out, binary, scripts, builtin = sys.argv[1:5]
 sys.path.insert(0, scripts)
 from gamma import gamma, table_grade
 
-def own_table(cfg, n):
-    return tomllib.load(open(f"{out}/fit-{cfg}.toml", "rb"))["grades"]["size"][str(n)]
+def own_table(cfg, n, variant="-"):
+    grades = tomllib.load(open(f"{out}/fit-{cfg}.toml", "rb"))["grades"]
+    return grades["variant"][variant] if variant != "-" else grades["size"][str(n)]
 
 builtin = tomllib.load(open(builtin, "rb"))["grades"]
 order = {"easy": 0, "medium": 1, "hard": 2, "expert": 3}
@@ -101,12 +105,14 @@ def say(s=""):
     lines.append(s)
 
 say(f"{'config':<6} {'n':>2} {'levels':<12} {'fit/test':>8} {'k1':>8} {'k2':>8} {'k3':>9} {'floor':<9}"
-    f" {'γ steps':>7} {'γ grade':>7} {'γ size':>7} {'γ [gr]':>7} {'γ hardest':>9} {'rate ms med/max':>16}  grades e/m/h/x per level (size table)")
-sizes = {}
-for cfg, n, levels, nf, nt, plain in rows:
+    f" {'γ steps':>7} {'γ grade':>7} {'γ size':>7} {'γ [gr]':>7} {'γ hardest':>9} {'rate ms med/max':>16}  grades e/m/h/x per level (written table)")
+sizes, variants = {}, {}
+for cfg, n, levels, nf, nt, plain, variant in rows:
     n = int(n)
     rank = {l: i for i, l in enumerate(levels.split(","))}
-    own = own_table(cfg, n)
+    own = own_table(cfg, n, variant)
+    if variant != "-":
+        variants[variant] = (cfg, own)
     # The plain box's fit of this run, else the built-in table of the size.
     size_table = (own_table(plain, n) if os.path.exists(f"{out}/fit-{plain}.toml")
                   else builtin.get("size", {}).get(str(n), builtin))
@@ -125,8 +131,8 @@ for cfg, n, levels, nf, nt, plain in rows:
         steps.append(float(rec[0]["steps"]))
         hardest.append(int(rec[0]["hardest_level"]))
         binary_grade.append(order[rec[0]["grade"]])
-    # The binary grades by the built-in table of the size (its [grades] without one).
-    used = builtin.get("size", {}).get(str(n), builtin)
+    # The binary grades by the built-in table of the variant, else of the size, else [grades].
+    used = builtin.get("variant", {}).get(variant) or builtin.get("size", {}).get(str(n), builtin)
     assert [table_grade(used, s, h) for s, h in zip(steps, hardest)] == binary_grade, \
         f"{cfg}: our grade function disagrees with the binary's"
     prov = [table_grade(builtin, s, h) for s, h in zip(steps, hardest)]
@@ -137,7 +143,7 @@ for cfg, n, levels, nf, nt, plain in rows:
         for row in zip(labels, steps, hardest, g_own, g_size, prov, ms):
             f.write(",".join(f"{v:.1f}" if isinstance(v, float) else str(v) for v in row) + "\n")
     mix = " ".join(
-        "/".join(str(sum(1 for l, g in zip(labels, g_size) if l == lv and g == k)) for k in range(4))
+        "/".join(str(sum(1 for l, g in zip(labels, g_own if variant != "-" else g_size) if l == lv and g == k)) for k in range(4))
         for lv in range(len(rank)))
     floor = ",".join(str(f) for f in own["level_floor"])
     say(f"{cfg:<6} {n:>2} {levels:<12} {nf + '/' + nt:>8} {own['k1']:8.1f} {own['k2']:8.1f} {own['k3']:9.1f} [{floor}]".ljust(72)
@@ -151,16 +157,20 @@ say("γ steps: Solo's level vs our raw step count; γ grade: vs our grade under 
 say("γ size: under the table written for its size n (the plain box's fit); γ [gr]: under the built-in")
 say("[grades] (provisional classic 9x9 values); γ hardest: vs our hardest technique level. All on TEST puzzles.")
 say("Variants against the plain box of the same size (own fit / plain fit, k1 k2 k3):")
-for cfg, n, levels, nf, nt, plain in rows:
+for cfg, n, levels, nf, nt, plain, variant in rows:
     n = int(n)
     if cfg != plain and n in sizes:
-        own, p = own_table(cfg, n), sizes[n][1]
+        own, p = own_table(cfg, n, variant), sizes[n][1]
         say(f"  {cfg:<5} vs {plain}: " + "  ".join(f"{own[k] / p[k]:.2f}x" for k in ("k1", "k2", "k3"))
             + f"   floor {own['level_floor']} vs {p['level_floor']}")
 open(f"{out}/table.txt", "w").write("\n".join(lines) + "\n")
 with open(f"{out}/sudoku-family-sizes.toml", "w") as f:
     for n, (cfg, t) in sorted(sizes.items()):
         f.write(f"\n# {n}x{n}: fitted on Solo {cfg} (scripts/solo-gamma.sh)\n[grades.size.{n}]\n"
+                f"k1 = {t['k1']:.1f}\nk2 = {t['k2']:.1f}\nk3 = {t['k3']:.1f}\n"
+                f"level_floor = [{', '.join(str(x) for x in t['level_floor'])}]\n")
+    for v, (cfg, t) in sorted(variants.items()):
+        f.write(f"\n# {v}: fitted on Solo {cfg} (scripts/solo-gamma.sh)\n[grades.variant.{v}]\n"
                 f"k1 = {t['k1']:.1f}\nk2 = {t['k2']:.1f}\nk3 = {t['k3']:.1f}\n"
                 f"level_floor = [{', '.join(str(x) for x in t['level_floor'])}]\n")
 print(f"wrote {out}/table.txt and {out}/sudoku-family-sizes.toml")

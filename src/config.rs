@@ -7,7 +7,7 @@
 //! that names the key; such errors are `UsageError`s (exit code 2).
 
 use crate::grade::Thresholds;
-use crate::kinds::Kind;
+use crate::kinds::{GradeKey, Kind};
 use crate::rate::Technique;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -44,6 +44,10 @@ struct Grades {
     /// depends on the size (KenKen).
     #[serde(default)]
     size: BTreeMap<String, GradeKeys>,
+    /// Thresholds for variants with a step scale of their own (`[grades.variant.9k]`: the
+    /// Sudoku family's killer, jigsaw and X boards), ahead of their size's.
+    #[serde(default)]
+    variant: BTreeMap<String, GradeKeys>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -119,6 +123,8 @@ pub struct RunConfig<P> {
     pub thresholds: Thresholds,
     /// Thresholds for particular grid sizes (`[grades.size.N]`); others use `thresholds`.
     pub by_size: BTreeMap<usize, Thresholds>,
+    /// Thresholds for particular variants (`[grades.variant.NAME]`), ahead of `by_size`.
+    pub by_variant: BTreeMap<String, Thresholds>,
     pub params: P,
     pub run: RunSection,
     pub target: TargetSection,
@@ -131,9 +137,15 @@ pub struct RunConfig<P> {
 }
 
 impl<P> RunConfig<P> {
-    /// The thresholds for a grid size (`[grades.size.N]` when given, else `[grades]`).
-    pub fn thresholds_for(&self, size: Option<usize>) -> Thresholds {
-        size.and_then(|s| self.by_size.get(&s)).copied().unwrap_or(self.thresholds)
+    /// The thresholds for a run's or puzzle's key: the first `[grades.variant.NAME]` given of
+    /// its variants (most specific first), else
+    /// `[grades.size.N]` when given, else `[grades]`.
+    pub fn thresholds_for(&self, key: &GradeKey) -> Thresholds {
+        self.variant_table(key)
+            .and_then(|v| self.by_variant.get(v))
+            .or_else(|| key.size.and_then(|s| self.by_size.get(&s)))
+            .copied()
+            .unwrap_or(self.thresholds)
     }
 
     /// Grade targeting for a grid size (`[target.size.N] attempts` when given).
@@ -142,10 +154,17 @@ impl<P> RunConfig<P> {
         TargetSection { attempts, ..self.target }
     }
 
-    /// The table `thresholds_for(size)` comes from: `[grades.size.N]` or `[grades]`.
-    pub fn thresholds_source(&self, size: Option<usize>) -> String {
-        match size {
-            Some(s) if self.by_size.contains_key(&s) => format!("[grades.size.{s}]"),
+    /// The first of the key's variants (most specific first) that has a table.
+    fn variant_table<'a>(&self, key: &'a GradeKey) -> Option<&'a String> {
+        key.variants.iter().find(|v| self.by_variant.contains_key(*v))
+    }
+
+    /// The table `thresholds_for(key)` comes from: `[grades.variant.NAME]`, `[grades.size.N]`
+    /// or `[grades]`.
+    pub fn thresholds_source(&self, key: &GradeKey) -> String {
+        match (self.variant_table(key), key.size) {
+            (Some(v), _) => format!("[grades.variant.{v}]"),
+            (_, Some(s)) if self.by_size.contains_key(&s) => format!("[grades.size.{s}]"),
             _ => "[grades]".to_string(),
         }
     }
@@ -155,7 +174,12 @@ impl<P> RunConfig<P> {
     /// them — a `[grades]` threshold shadowed by the `[grades.size.N]` of the run's size, or any
     /// size table for a kind that has none. (Tables of other sizes are allowed: one file may
     /// hold every size's thresholds.)
-    pub fn check_effect(&self, size: Option<usize>, source: &str) -> Result<(), UsageError> {
+    pub fn check_effect(&self, key: &GradeKey, variants: bool, source: &str) -> Result<(), UsageError> {
+        let size = key.size;
+        let own_variant = self.variant_table(key);
+        let shadowed_by_variant = own_variant
+            .map(|v| format!("[grades.variant.{v}] sets the thresholds of variant {v}: change them there"))
+            .unwrap_or_default();
         for key in &self.user_grades {
             if let Some(key) = key.strip_prefix("target:") {
                 let why = match (key.starts_with("size."), size) {
@@ -168,7 +192,14 @@ impl<P> RunConfig<P> {
                 return Err(UsageError(format!("{source}: [target] {key} has no effect on this run ({why})")));
             }
             let why = match (key.starts_with("size."), size) {
+                _ if key.starts_with("variant.") && !variants => "this kind has no variant tables".to_string(),
+                _ if key.starts_with("variant.") => continue,
                 (true, None) => "this kind has no per-size thresholds".to_string(),
+                (true, Some(s)) if own_variant.is_some() && key.starts_with(&format!("size.{s}.")) => {
+                    shadowed_by_variant.clone()
+                }
+                (true, _) => continue,
+                (false, _) if own_variant.is_some() => shadowed_by_variant.clone(),
                 (false, Some(s)) if self.by_size.contains_key(&s) => {
                     format!("[grades.size.{s}] sets the thresholds of size {s}: change them there")
                 }
@@ -284,6 +315,17 @@ pub fn from_table<P: DeserializeOwned>(
             checked_thresholds(g, max_level).map_err(|e| UsageError(format!("{source}: [grades.size.{key}] {e}")))?;
         by_size.insert(size, t);
     }
+    let mut by_variant = BTreeMap::new();
+    for (key, g) in &file.grades.variant {
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(UsageError(format!(
+                "{source}: [grades.variant.{key}]: the variant must be a name of letters and digits (9k, 9jk, 6j)"
+            )));
+        }
+        let t = checked_thresholds(g, max_level)
+            .map_err(|e| UsageError(format!("{source}: [grades.variant.{key}] {e}")))?;
+        by_variant.insert(key.clone(), t);
+    }
     if !(0.0..=86400.0).contains(&file.run.save_every) {
         return Err(UsageError(format!(
             "{source}: [run] save_every must be 0 to 86400 seconds, got {}",
@@ -319,6 +361,7 @@ pub fn from_table<P: DeserializeOwned>(
     Ok(RunConfig {
         thresholds,
         by_size,
+        by_variant,
         params: file.generate,
         run: file.run,
         target: TargetSection { attempts: t.attempts, shares: t.shares },
@@ -361,12 +404,16 @@ mod tests {
         from_table(table, keys, 6, "test")
     }
 
+    fn sz(n: usize) -> GradeKey {
+        GradeKey { size: Some(n), variants: Vec::new() }
+    }
+
     #[test]
     fn per_size_thresholds_and_floors() {
         let c = with("[grades.size.9]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\nlevel_floor = [0, 4, 6]\n").unwrap();
-        assert_eq!(c.thresholds_for(Some(9)).k(), [1.0, 2.0, 3.0]);
-        assert_eq!(c.thresholds_for(Some(9)).floor(), [0, 4, 6]);
-        assert_eq!(c.thresholds_for(Some(6)).k(), c.thresholds.k());
+        assert_eq!(c.thresholds_for(&sz(9)).k(), [1.0, 2.0, 3.0]);
+        assert_eq!(c.thresholds_for(&sz(9)).floor(), [0, 4, 6]);
+        assert_eq!(c.thresholds_for(&sz(6)).k(), c.thresholds.k());
         assert_eq!(c.thresholds.floor(), [0, 2, 5]);
         let e = with("[grades.size.nine]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n").unwrap_err().0;
         assert!(e.contains("[grades.size.nine]"), "{e}");
@@ -413,6 +460,10 @@ mod effect_tests {
     use super::*;
     use crate::kinds::kenken::{KenKenKind, KenKenParams};
 
+    fn sz(n: usize) -> GradeKey {
+        GradeKey { size: Some(n), variants: Vec::new() }
+    }
+
     fn kenken(text: &str) -> RunConfig<KenKenParams> {
         let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
         let over: toml::Table = text.parse().unwrap();
@@ -425,18 +476,49 @@ mod effect_tests {
     fn keys_without_effect_are_named() {
         // [grades] is shadowed at size 9 by the built-in [grades.size.9].
         let c = kenken("[grades]\nk1 = 100.0\nk2 = 200.0\nk3 = 300.0\n");
-        let e = c.check_effect(Some(9), "test").unwrap_err().0;
+        let e = c.check_effect(&sz(9), false, "test").unwrap_err().0;
         assert!(e.contains("[grades] k1") && e.contains("[grades.size.9]"), "{e}");
-        assert!(c.check_effect(Some(6), "test").is_ok());
+        assert!(c.check_effect(&sz(6), false, "test").is_ok());
         // A copy of the built-in file changes nothing, so nothing is flagged.
-        assert!(kenken(KenKenKind::DEFAULT_CONFIG).check_effect(Some(9), "test").is_ok());
+        assert!(kenken(KenKenKind::DEFAULT_CONFIG).check_effect(&sz(9), false, "test").is_ok());
         // Tables for several sizes may share one file.
         let c = kenken("[grades.size.7]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n");
-        assert!(c.check_effect(Some(6), "test").is_ok());
-        assert!(c.check_effect(Some(7), "test").is_ok());
+        assert!(c.check_effect(&sz(6), false, "test").is_ok());
+        assert!(c.check_effect(&sz(7), false, "test").is_ok());
         // A kind without per-size thresholds ignores every size table.
-        let e = c.check_effect(None, "test").unwrap_err().0;
+        let e = c.check_effect(&GradeKey::default(), false, "test").unwrap_err().0;
         assert!(e.contains("size.7.k1") && e.contains("no per-size"), "{e}");
+    }
+
+    #[test]
+    fn variant_tables_come_first() {
+        let c = kenken(
+            "[grades.size.9]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n[grades.variant.9k]\nk1 = 10.0\nk2 = 20.0\nk3 = 30.0\n",
+        );
+        let killer = GradeKey { size: Some(9), variants: vec!["9k".into()] };
+        let jigsaw = GradeKey { size: Some(9), variants: vec!["9j".into()] };
+        // A combination without a table of its own takes the first of its parts' that has one.
+        let x_killer = GradeKey { size: Some(9), variants: vec!["9xk".into(), "9k".into(), "9x".into()] };
+        assert_eq!(c.thresholds_source(&x_killer), "[grades.variant.9k]");
+        assert_eq!(c.thresholds_for(&killer).k(), [10.0, 20.0, 30.0]);
+        assert_eq!(c.thresholds_source(&killer), "[grades.variant.9k]");
+        // A variant without a table of its own takes its size's.
+        assert_eq!(c.thresholds_for(&jigsaw).k(), [1.0, 2.0, 3.0]);
+        assert_eq!(c.thresholds_source(&jigsaw), "[grades.size.9]");
+        // The size table has no effect where the variant has its own; other variants use it.
+        let e = c.check_effect(&killer, true, "test").unwrap_err().0;
+        assert!(e.contains("size.9.k1") && e.contains("[grades.variant.9k]"), "{e}");
+        assert!(c.check_effect(&jigsaw, true, "test").is_ok());
+        // A kind without variants names the variant table as having no effect.
+        let e = c.check_effect(&sz(9), false, "test").unwrap_err().0;
+        assert!(e.contains("variant.9k") && e.contains("no variant tables"), "{e}");
+        let bad = |text: &str| {
+            let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
+            merge(&mut table, text.parse().unwrap());
+            from_table::<KenKenParams>(table, Vec::new(), 6, "test").unwrap_err().0
+        };
+        assert!(bad("[grades.variant.\"9 k\"]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n").contains("[grades.variant.9 k]"));
+        assert!(bad("[grades.variant.9k]\nk1 = 3.0\nk2 = 2.0\nk3 = 4.0\n").contains("[grades.variant.9k]"));
     }
 
     #[test]
@@ -446,9 +528,9 @@ mod effect_tests {
         assert_eq!(c.target_for(Some(6)).attempts, 5);
         assert_eq!(c.target_for(Some(9)).shares, [1.0, 0.0, 0.0, 1.0]);
         // [target] attempts is shadowed where a size table sets them.
-        let e = c.check_effect(Some(9), "test").unwrap_err().0;
+        let e = c.check_effect(&sz(9), false, "test").unwrap_err().0;
         assert!(e.contains("[target] attempts") && e.contains("[target.size.9]"), "{e}");
-        assert!(c.check_effect(Some(6), "test").is_ok());
+        assert!(c.check_effect(&sz(6), false, "test").is_ok());
         let bad = |text: &str| {
             let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
             merge(&mut table, text.parse().unwrap());

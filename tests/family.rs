@@ -97,8 +97,8 @@ fn every_configuration_makes_unique_soundly_rated_puzzles() {
 
 #[test]
 fn killer_techniques_fire_and_stay_sound() {
-    // Killer boards use the cage techniques; over a few boards each level-1..4 cage technique
-    // is applied at least once, and no step is unsound.
+    // Killer boards use the cage techniques: over a few boards the cage sum and the digit-set
+    // strategies are applied, and no step is unsound.
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
     let p = params(Some((2, 3)), 6, false, true);
     let mut used = std::collections::HashMap::new();

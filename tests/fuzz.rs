@@ -403,8 +403,9 @@ fn fuzz_calibrate_reference_line() {
 /// keys' effect, as `generate` does before it runs.
 fn load_config<K: Kind>(path: &std::path::Path) -> bool {
     let Ok(mut cfg) = config::load::<K>(Some(path)) else { return false };
-    let _ = cfg.thresholds_for(Some(9)).grade(100.0, 2);
-    let _ = cfg.check_effect(K::grading_size(&cfg.params), "fuzz");
+    let key = puzzle_factory::kinds::GradeKey::of_run::<K>(&cfg.params);
+    let _ = cfg.thresholds_for(&key).grade(100.0, 2);
+    let _ = cfg.check_effect(&key, K::HAS_VARIANTS, "fuzz");
     let flags = puzzle_factory::cli::parse_from(["puzzle-factory", "generate"]).kind_flags;
     K::apply_flags(&mut cfg.params, &flags).is_ok()
 }

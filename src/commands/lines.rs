@@ -251,7 +251,7 @@ pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result
         }
         let r = rated.rating;
         let mut row = vec![
-            cfg.thresholds_for(K::puzzle_size(&p))
+            cfg.thresholds_for(&crate::kinds::GradeKey::of_puzzle::<K>(&p))
                 .grade(K::difficulty(&p, r.steps), r.hardest_level)
                 .name()
                 .to_string(),

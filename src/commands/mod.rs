@@ -148,7 +148,11 @@ pub(crate) fn configure<K: Kind>(cli: &Cli, saved: Option<&SavedRun>) -> Result<
     if matches!(cli.command, Command::Generate { .. } | Command::Replay { .. }) {
         check_kind_flags::<K>(&cli.kind_flags)?;
         K::apply_flags(&mut cfg.params, &cli.kind_flags).map_err(UsageError)?;
-        cfg.check_effect(K::grading_size(&cfg.params), &config::source_name::<K>(cli.config.as_deref()))?;
+        cfg.check_effect(
+            &crate::kinds::GradeKey::of_run::<K>(&cfg.params),
+            K::HAS_VARIANTS,
+            &config::source_name::<K>(cli.config.as_deref()),
+        )?;
     }
     Ok(cfg)
 }

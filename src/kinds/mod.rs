@@ -210,6 +210,17 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn puzzle_size(_p: &Self::Puzzle) -> Option<usize> {
         None
     }
+    /// Whether the kind reads `[grades.variant.NAME]` tables (`grading_variants`).
+    const HAS_VARIANTS: bool = false;
+    /// The variant tables that may grade a run, most specific first, ahead of the size's
+    /// (kinds whose variants have step scales of their own); empty for none.
+    fn grading_variants(_params: &Self::Params) -> Vec<String> {
+        Vec::new()
+    }
+    /// The same for one puzzle (`rate`).
+    fn puzzle_variants(_p: &Self::Puzzle) -> Vec<String> {
+        Vec::new()
+    }
     /// Draw the puzzle for print (`book`), in cell units: the grid and its clues, and with
     /// `digits` (row-major, as `print::solution_digits` reads a book record's solution) the
     /// solution. Text elements carry a class and their cell (see `print::Drawing::text`).
@@ -230,4 +241,25 @@ pub struct Rated {
     pub rating: Rating,
     pub solved: bool,
     pub unsound: u32,
+}
+
+/// What selects a run's or a puzzle's grade thresholds: `[grades.variant.NAME]`, else
+/// `[grades.size.N]`, else `[grades]` (see `RunConfig::thresholds_for`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GradeKey {
+    pub size: Option<usize>,
+    /// The variant's table names, most specific first (`9xk`, then `9k`, `9x`).
+    pub variants: Vec<String>,
+}
+
+impl GradeKey {
+    /// A run's key, from its parameters.
+    pub fn of_run<K: Kind>(params: &K::Params) -> GradeKey {
+        GradeKey { size: K::grading_size(params), variants: K::grading_variants(params) }
+    }
+
+    /// One puzzle's key.
+    pub fn of_puzzle<K: Kind>(p: &K::Puzzle) -> GradeKey {
+        GradeKey { size: K::puzzle_size(p), variants: K::puzzle_variants(p) }
+    }
 }

@@ -67,6 +67,8 @@ struct Split {
     usages: Vec<Vec<u32>>,
     /// The grid size of each puzzle (kinds with per-size thresholds).
     sizes: Vec<Option<usize>>,
+    /// The variant of each puzzle (kinds with `[grades.variant.NAME]` tables).
+    variants: Vec<Option<String>>,
     n_test: usize,
 }
 
@@ -215,7 +217,9 @@ fn rate_and_split<K: Kind>(
 ) -> Result<(Split, bool)> {
     let rated: Vec<_> = entries
         .par_iter()
-        .map(|(line, p, label)| (*line, K::puzzle_size(p), rate_one::<K>(p, label, levels)))
+        .map(|(line, p, label)| {
+            (*line, (K::puzzle_size(p), K::puzzle_variants(p).into_iter().next()), rate_one::<K>(p, label, levels))
+        })
         .collect();
     let mut failed = false;
     let mut good = Vec::new();
@@ -244,7 +248,8 @@ fn rate_and_split<K: Kind>(
         lines: good.iter().map(|x| x.0).collect(),
         items: good.iter().map(|x| x.1).collect(),
         usages: good.iter().map(|x| x.2.clone()).collect(),
-        sizes: good.iter().map(|x| x.3).collect(),
+        sizes: good.iter().map(|x| x.3 .0).collect(),
+        variants: good.iter().map(|x| x.3 .1.clone()).collect(),
         n_test,
     };
     Ok((split, failed))

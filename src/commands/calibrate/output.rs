@@ -160,7 +160,8 @@ impl Outputs<'_> {
     }
 
     /// The configuration as used, with the fitted thresholds where they take effect: when every
-    /// reference puzzle has the same grid size and the kind grades per size, in
+    /// reference puzzle is of one variant with a table of its own, in `[grades.variant.NAME]`;
+    /// else when they have the same grid size and the kind grades per size, in
     /// `[grades.size.N]` (the other sizes' tables kept); otherwise in `[grades]` (size tables
     /// kept too).
     pub fn write_config<K: Kind>(&self, cfg: &RunConfig<K::Params>, path: &Path) -> Result<()> {
@@ -170,13 +171,20 @@ impl Outputs<'_> {
         let grades = grades.as_table_mut().context("[grades] is a table")?;
         let one_size =
             self.split.sizes.first().copied().flatten().filter(|&n| self.split.sizes.iter().all(|&m| m == Some(n)));
-        let place = match one_size {
-            Some(n) => {
+        let vs = &self.split.variants;
+        let one_variant = vs.first().cloned().flatten().filter(|v| vs.iter().all(|w| w.as_ref() == Some(v)));
+        let place = match (one_variant, one_size) {
+            (Some(v), _) => {
+                let variants = grades.entry("variant").or_insert_with(|| toml::Table::new().into());
+                variants.as_table_mut().context("[grades.variant] is a table")?.insert(v.clone(), fitted.into());
+                format!("[grades.variant.{v}]")
+            }
+            (None, Some(n)) => {
                 let sizes = grades.entry("size").or_insert_with(|| toml::Table::new().into());
                 sizes.as_table_mut().context("[grades.size] is a table")?.insert(n.to_string(), fitted.into());
                 format!("[grades.size.{n}]")
             }
-            None => {
+            (None, None) => {
                 for (k, v) in fitted {
                     grades.insert(k, v);
                 }

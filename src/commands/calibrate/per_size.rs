@@ -31,6 +31,7 @@ fn of_size(split: &Split, n: usize) -> Split {
         lines: keep.iter().map(|&i| split.lines[i]).collect(),
         usages: keep.iter().map(|&i| split.usages[i].clone()).collect(),
         sizes: keep.iter().map(|&i| split.sizes[i]).collect(),
+        variants: keep.iter().map(|&i| split.variants[i].clone()).collect(),
         n_test: keep.iter().filter(|&&i| i < split.n_test).count(),
     }
 }

@@ -22,7 +22,7 @@ use crate::book::{BookWriter, Calibration, Record, Stats};
 use crate::cli::{Quota, Shard};
 use crate::config::RunConfig;
 use crate::grade::Grade;
-use crate::kinds::Kind;
+use crate::kinds::{GradeKey, Kind};
 use crate::pipeline::batch::{self, Boundary, Ended};
 use crate::pipeline::{Context, Processed};
 use anyhow::Result;
@@ -222,8 +222,9 @@ pub fn generate<K: Kind>(
     req: &Request,
     resumed: Option<(OutDir, SavedRun)>,
 ) -> Result<ExitCode> {
-    let mut ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(K::grading_size(&cfg.params)))
-        .with_target(cfg.target_for(K::grading_size(&cfg.params)));
+    let mut ctx =
+        Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(&GradeKey::of_run::<K>(&cfg.params)))
+            .with_target(cfg.target_for(K::grading_size(&cfg.params)));
     ctx.shard = req.shard;
     let mut slot = None;
     let mut sink = match &resumed {
@@ -257,7 +258,7 @@ pub fn generate<K: Kind>(
         }
     }
     let (mut calibration, code) = finish(&ctx, &mut sink, req)?;
-    calibration.thresholds.source = Some(cfg.thresholds_source(K::grading_size(&cfg.params)));
+    calibration.thresholds.source = Some(cfg.thresholds_source(&GradeKey::of_run::<K>(&cfg.params)));
     summary::<K>(&sink, req, &calibration);
     let RunSink { book, dedup, saved, dir, .. } = sink;
     book.finish(&calibration, &saved.manifest)?;
@@ -338,6 +339,39 @@ fn summary<K: Kind>(sink: &RunSink<K>, req: &Request, cal: &Calibration) {
         cal.time_seconds.wall,
         req.out.display()
     );
+    if let Some(q) = req.quota {
+        let made: Vec<u64> = (0..4).map(|i| sink.progress.emitted[i] + sink.progress.surplus[i]).collect();
+        for line in missing_grades(&q.0, &made, cal.candidates.tried, cal.time_seconds.wall) {
+            eprintln!("  {line}");
+        }
+    }
+}
+
+/// For a quota run that stopped short: one line per grade still missing puzzles, saying whether
+/// more time would fill it (at the rate this run made it) or whether the grade looks out of
+/// reach of these settings (none in `tried` candidates: its share is below 3/tried, the
+/// 95 % bound of the rule of three).
+fn missing_grades(quota: &[u64; 4], made: &[u64], tried: u64, seconds: f64) -> Vec<String> {
+    Grade::ALL
+        .iter()
+        .filter(|g| made[g.index()] < quota[g.index()])
+        .map(|g| {
+            let (m, q) = (made[g.index()], quota[g.index()]);
+            if tried == 0 {
+                format!("{}: no candidate finished; give the run more time", g.name())
+            } else if m == 0 {
+                format!(
+                    "{}: none of {tried} candidates; its share is below {:.2e} (95%): not reachable in practice \
+                     with these settings",
+                    g.name(),
+                    3.0 / tried.max(1) as f64
+                )
+            } else {
+                let more = seconds / m as f64 * (q - m) as f64;
+                format!("{}: {m} of {q}; at this run's rate about {more:.0} s more would fill it", g.name())
+            }
+        })
+        .collect()
 }
 
 /// `--resume`: the unfinished run saved for `out`, or what to do instead.
@@ -364,4 +398,17 @@ pub fn find_resumable(out: &Path) -> Result<Resumable> {
         Resume::Finished => Resumable::Finished,
         Resume::Nothing => Resumable::Fresh,
     })
+}
+
+#[cfg(test)]
+mod missing_tests {
+    #[test]
+    fn missing_grades_say_reachable_or_not() {
+        let lines = super::missing_grades(&[5, 5, 5, 0], &[5, 0, 2, 9], 1000, 10.0);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].starts_with("medium: none of 1000") && lines[0].contains("3.00e-3"), "{lines:?}");
+        assert_eq!(lines[1], "hard: 2 of 5; at this run's rate about 15 s more would fill it");
+        let lines = super::missing_grades(&[0, 0, 0, 1], &[0, 0, 0, 0], 0, 1.0);
+        assert_eq!(lines, ["expert: no candidate finished; give the run more time"]);
+    }
 }

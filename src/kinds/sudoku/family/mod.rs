@@ -232,6 +232,14 @@ impl Kind for Family {
     fn puzzle_size(p: &FamilyPuzzle) -> Option<usize> {
         Some(p.shape.n)
     }
+    const HAS_VARIANTS: bool = true;
+    fn grading_variants(params: &FamilyParams) -> Vec<String> {
+        shape::grade_variants(params.size(), params.boxes.is_none(), params.diagonals, params.killer)
+    }
+    fn puzzle_variants(p: &FamilyPuzzle) -> Vec<String> {
+        let s = &p.shape;
+        shape::grade_variants(s.n, s.boxes.is_none(), s.diagonals, s.is_killer())
+    }
     fn draw(p: &FamilyPuzzle, digits: crate::print::Digits) -> crate::print::Drawing {
         draw::draw(&p.shape, &p.givens, digits)
     }

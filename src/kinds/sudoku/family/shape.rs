@@ -260,6 +260,23 @@ pub fn variant_name(n: usize, boxes: Option<(usize, usize)>, diagonals: bool, ki
     s
 }
 
+/// The grade tables (`[grades.variant.NAME]`) that may grade a board, most specific first:
+/// its own name, n then `j` for jigsaw regions, `x` for diagonals, `k` for killer cages
+/// (`9jk`), then, for a combination, each of its parts alone, killer first (it sets the step
+/// scale): `9k`, `9j`. Empty for plain boxes, which the size's table grades.
+pub fn grade_variants(n: usize, jigsaw: bool, diagonals: bool, killer: bool) -> Vec<String> {
+    let parts: Vec<char> =
+        [(jigsaw, 'j'), (diagonals, 'x'), (killer, 'k')].iter().filter(|(on, _)| *on).map(|&(_, c)| c).collect();
+    let mut out = Vec::new();
+    if !parts.is_empty() {
+        out.push(format!("{n}{}", parts.iter().collect::<String>()));
+    }
+    if parts.len() > 1 {
+        out.extend(parts.iter().rev().map(|c| format!("{n}{c}")));
+    }
+    out
+}
+
 /// These cells (of an n×n grid) split into orthogonally connected pieces, each in the order
 /// it was reached from its first cell (in the cells' order).
 pub fn pieces(n: usize, cells: &[u16]) -> Vec<Vec<u16>> {
@@ -309,6 +326,15 @@ pub fn small_set(m: Mask) -> Option<DigitSet> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grade_tables_most_specific_first() {
+        assert!(grade_variants(9, false, false, false).is_empty());
+        assert_eq!(grade_variants(9, false, false, true), ["9k"]);
+        assert_eq!(grade_variants(6, true, false, false), ["6j"]);
+        assert_eq!(grade_variants(9, true, false, true), ["9jk", "9k", "9j"]);
+        assert_eq!(grade_variants(9, false, true, true), ["9xk", "9k", "9x"]);
+    }
 
     #[test]
     fn boxes_and_default_shapes() {

@@ -1,11 +1,16 @@
 //! The family's strategy ladder: the 16 Sudoku strategies in their 6 levels over every house
 //! of the board (rows, columns, boxes or jigsaw regions, and the diagonals of X; fish over rows
-//! and columns), and the killer strategies placed among them:
-//! level 1 `cage_sum` (a cage's last empty cell), level 2 `cage_combination` (digit sets from
-//! the per-(sum, cells) tables), level 3 `cage_house` (a cage's sure digit confined to one house,
-//! or a house's digit confined to one cage) and `innies_outies` (the 45 rule over one house),
-//! level 4 `innies_outies_multi` (the 45 rule over two or three adjacent rows, columns or
-//! regions: the cells left over act as a deduced cage with a known sum).
+//! and columns), and the killer strategies placed among them. Cage arithmetic is the first
+//! thing a killer solver reaches for (Tatham's Solo, too, applies all its cage reasoning before
+//! anything beyond singles), so the single-cage and single-house strategies sit at level 1 and
+//! a killer's level and grade measure the Sudoku technique it needs on top of them:
+//! level 1 `cage_sum` (a cage's last empty cell), `cage_combination` (digit sets from the
+//! per-(sum, cells) tables), `cage_house` (a cage's sure digit confined to one house, or a
+//! house's digit confined to one cage) and `innies_outies` (the 45 rule over one house);
+//! level 2 `innies_outies_multi` (the 45 rule over two or three adjacent rows, columns or
+//! regions: the cells left over act as a deduced cage with a known sum). Placed so, Solo's
+//! killer levels follow our steps and hardest level more closely than with the cage strategies
+//! spread over levels 1-4 (commit message: gamma on Solo's killer sets).
 //!
 //! Each technique is defined once here: name, level, what one situation is and what counts as a
 //! success. Scans only read the position; a success becomes a `Step` that the ladder applies.
@@ -97,15 +102,15 @@ impl Technique for Tech {
 
     fn level(self) -> u8 {
         match self {
-            Tech::NakedSingle | Tech::HiddenSingle | Tech::CageSum => 1,
-            Tech::NakedPair | Tech::HiddenPair | Tech::Intersection | Tech::CageCombination => 2,
-            Tech::NakedTriple
-            | Tech::HiddenTriple
-            | Tech::XWing
-            | Tech::XyWing
-            | Tech::CageHouse
-            | Tech::InniesOuties => 3,
-            Tech::NakedQuad | Tech::HiddenQuad | Tech::Swordfish | Tech::XyzWing | Tech::InniesOutiesMulti => 4,
+            Tech::NakedSingle
+            | Tech::HiddenSingle
+            | Tech::CageSum
+            | Tech::CageCombination
+            | Tech::InniesOuties
+            | Tech::CageHouse => 1,
+            Tech::NakedPair | Tech::HiddenPair | Tech::Intersection | Tech::InniesOutiesMulti => 2,
+            Tech::NakedTriple | Tech::HiddenTriple | Tech::XWing | Tech::XyWing => 3,
+            Tech::NakedQuad | Tech::HiddenQuad | Tech::Swordfish | Tech::XyzWing => 4,
             Tech::Jellyfish | Tech::WxyzWing => 5,
             Tech::Trial => 6,
         }
