@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Sudoku family's grades against Tatham's Solo levels (trivial < basic < intermediate <
 # advanced < extreme < unreasonable; Solo's letters t b i a e u), one configuration at a time:
-# classic boxes 2x3 2x4 3x3 3x4 4x4, jigsaw 6 and 9 (6j 9j), X 9 (3x3x), killer 6 and 9 (2x3k
-# 3x3k). Solo makes only the level asked for (it regenerates until its solver needs exactly that
+# classic boxes 2x3 2x4 3x3 3x4 4x4, jigsaw 6 and 9 (6j 9j), X 9 (3x3x), killer 6, 8 and 9 (2x3k
+# 2x4k 3x3k), killer X 9 (3x3xk) and jigsaw killer 9 (9jk); the default set leaves out the
+# last three (Solo needs about 10 s per puzzle for them). Solo makes only the level asked for (it regenerates until its solver needs exactly that
 # level), so every label is exact. Solo has no 2x2 levels: it caps 2x2 (and jigsaw below 4) at
 # trivial, so 2x2 is not measured.
 # For each configuration:
@@ -22,13 +23,13 @@
 # Prints one table; writes OUT_DIR/sudoku-family-sizes.toml (the [grades.size.N] tables of the
 # plain boxes and the [grades.variant.V] tables of the others, to copy into
 # config/sudoku-family.toml) and OUT_DIR/table.txt.
-# Fewer puzzles where Solo is slow: 3x4 and 2x3k take 2/3 of FIT and TEST, 4x4 and 3x3k half;
-# 4x4 stops at extreme (Solo needs about 80 s for one 4x4 unreasonable puzzle).
+# Fewer puzzles where Solo is slow: 3x4 and 2x3k take 2/3 of FIT and TEST; 4x4, 3x3k, 2x4k,
+# 3x3xk and 9jk half; 4x4 stops at extreme (Solo needs about 80 s for one 4x4 unreasonable).
 # Solo's sets are kept in OUT_DIR and reused when they are already complete (FRESH=1 remakes).
 # Installs sgt-puzzles if absent.
 #
 # Usage: scripts/solo-gamma.sh [FIT] [TEST] [OUT_DIR] [CONFIGS...]
-#        (defaults: 15 15 output/solo-gamma, all configurations above)
+#        (defaults: 15 15 output/solo-gamma, the configurations above but 2x4k 3x3xk 9jk)
 case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,6 +58,9 @@ spec() {
     3x3x) echo "9 t,b,i,a,e,u 1 3x3 9x" ;;
     2x3k) echo "6 t,b,i,a,e,u 0.67 2x3 6k" ;;
     3x3k) echo "9 t,b,i,a,e,u 0.5 3x3 9k" ;;
+    2x4k) echo "8 t,b,i,a,e,u 0.5 2x4 8k" ;;
+    3x3xk) echo "9 t,b,i,a,e,u 0.5 3x3 9xk" ;;
+    9jk) echo "9 t,b,i,a,e,u 0.5 3x3 9jk" ;;
     *) echo "solo-gamma.sh: unknown configuration $1" >&2; exit 2 ;;
   esac
 }
@@ -132,7 +136,11 @@ for cfg, n, levels, nf, nt, plain, variant in rows:
         hardest.append(int(rec[0]["hardest_level"]))
         binary_grade.append(order[rec[0]["grade"]])
     # The binary grades by the built-in table of the variant, else of the size, else [grades].
-    used = builtin.get("variant", {}).get(variant) or builtin.get("size", {}).get(str(n), builtin)
+    # (a combination without a table: its parts', killer first, as the binary looks them up)
+    letters = variant.lstrip("0123456789") if variant != "-" else ""
+    chain = [variant] + ([f"{n}{c}" for c in reversed(letters)] if len(letters) > 1 else []) if letters else []
+    used = next((builtin["variant"][v] for v in chain if v in builtin.get("variant", {})), None) \
+        or builtin.get("size", {}).get(str(n), builtin)
     assert [table_grade(used, s, h) for s, h in zip(steps, hardest)] == binary_grade, \
         f"{cfg}: our grade function disagrees with the binary's"
     prov = [table_grade(builtin, s, h) for s, h in zip(steps, hardest)]
