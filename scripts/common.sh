@@ -1,8 +1,14 @@
 # Shared by the comparison scripts: source it after setting `here` to the repository root.
 # Builds the release binary into $bin and offers installers for the outside tools.
+# BIN=/path/to/puzzle-factory: use that binary as $bin and skip the cargo build.
 
-cargo build --release --quiet --manifest-path "$here/Cargo.toml"
-bin=$here/target/release/puzzle-factory
+if [ -n "${BIN:-}" ]; then
+  [ -x "$BIN" ] || { echo "BIN=$BIN is not an executable" >&2; exit 2; }
+  bin=$BIN
+else
+  cargo build --release --quiet --manifest-path "$here/Cargo.toml"
+  bin=$here/target/release/puzzle-factory
+fi
 
 # Tatham's Keen (Debian package sgt-puzzles): sets $keen, installing it when absent.
 ensure_keen() {
