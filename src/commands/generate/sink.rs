@@ -10,7 +10,7 @@ use crate::book::{BookWriter, Record, Stats};
 use crate::cli::Quota;
 use crate::grade::Grade;
 use crate::kinds::{Kind, Reject};
-use crate::pipeline::batch::{Boundary, Flow, Sink};
+use crate::pipeline::batch::{Abandon, Boundary, Flow, Sink};
 use crate::pipeline::Processed;
 use anyhow::Result;
 use indicatif::ProgressBar;
@@ -188,6 +188,14 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
             self.stop = Some(Stop::QuotasMet);
         }
         Ok(())
+    }
+
+    fn done(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    fn abandon(&self) -> Abandon {
+        Abandon { flag: Some(self.signal.clone()), deadline: self.deadline }
     }
 
     fn boundary(&mut self, at: Boundary) -> Result<Flow> {
