@@ -6,7 +6,8 @@
 #   `sudoku` crate, a Rust port of JCZSolve, doing the same work and printing the same CSV), on
 #   three sets: top1465, the first 10,000 17-clue puzzles and the hardest database (its 2 header
 #   lines skipped, the first 81 characters of each line). Each file is repeated so that one run
-#   takes about 0.3 s or more; the figure is CPU time (user + sys), median of REPEAT runs;
+#   takes about 0.3 s or more; the figure is CPU time (user + sys), median of REPEAT runs (the
+#   two programs alternate run by run);
 # * graded generation per core against QQWing (`qqwing --generate N --one-line`, installed from
 #   Debian when absent): `generate --threads 1`, CPU time, median of REPEAT runs.
 #
@@ -36,7 +37,17 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(r.ru_utime + r.ru_stime)
 PY
 }
-times_of() { local i; for i in $(seq "$repeat"); do cpu "$@"; done | median; }
+# The medians of REPEAT runs each of two commands (given as two strings), run alternately (A B A
+# B ...) so that a change in the machine's load (another build on a shared machine) weighs on
+# both alike instead of on whichever ran second.
+alternating() {
+  local i a="" b=""
+  for i in $(seq "$repeat"); do
+    a+="$(eval cpu "$1")"$'\n'
+    b+="$(eval cpu "$2")"$'\n'
+  done
+  echo "$(printf '%s' "$a" | median) $(printf '%s' "$b" | median)"
+}
 repeat_file() { local i; for i in $(seq "$2"); do cat "$1"; done; }
 
 repeat_file "$data/top1465.txt" 30 >"$tmp/top1465.txt"
@@ -52,13 +63,12 @@ for set in top1465 17clue hardest; do
   "$bin" solve --threads 1 --quiet "$f" >"$tmp/ours.csv"
   "$crate_bin" "$f" >"$tmp/crate.csv"
   cmp -s "$tmp/ours.csv" "$tmp/crate.csv" || { echo "$set: the two programs print different answers" >&2; exit 1; }
-  ours=$(times_of "$bin" solve --threads 1 --quiet "$f")
-  crate=$(times_of "$crate_bin" "$f")
+  read -r ours crate < <(alternating '"$bin" solve --threads 1 --quiet "$f"' '"$crate_bin" "$f"')
   printf '%-10s %9s %12.3f %12.3f %7.2fx\n' "$set" "$(wc -l <"$f")" "$ours" "$crate" "$(calc "$crate / $ours")"
 done
 
-qq_t=$(times_of qqwing --generate "$n_qq" --one-line)
-one_t=$(times_of "$bin" generate --count "$n_ours" --seed 1 --threads 1 --quiet --force --out "$tmp/book")
+read -r qq_t one_t < <(alternating 'qqwing --generate "$n_qq" --one-line' \
+  '"$bin" generate --count "$n_ours" --seed 1 --threads 1 --quiet --force --out "$tmp/book"')
 qq_rate=$(calc "$n_qq / $qq_t")
 one_rate=$(calc "$n_ours / $one_t")
 printf 'qqwing --generate %s --one-line:        %8.2f s  %8.0f puzzles/s\n' "$n_qq" "$qq_t" "$qq_rate"

@@ -6,6 +6,8 @@
 //!   the minirows on all of them.
 //! * [`ONE_COL_BOXES`] / [`OTHER_BANDS_OK`]: boxes whose candidates lie in one column, and what
 //!   the other two bands keep once that column is taken.
+//! * [`FORCED_CELLS`] / [`ONE_COL_CELLS`]: `FORCED` and `ONE_COL_BOXES` as cells; a cell in both
+//!   is a hidden single.
 //! * [`SELF_MASK`]: what a digit's band keeps when the digit is fixed at a cell.
 
 pub const ALL: u32 = (1 << 27) - 1;
@@ -72,7 +74,9 @@ const fn build_band_tables() -> ([u32; 512], [u32; 512]) {
 const BAND_TABLES: ([u32; 512], [u32; 512]) = build_band_tables();
 /// Minirow mask (bit `row*3+box`) → the band's cells that lie on an allowed permutation.
 pub static BAND_OK: [u32; 512] = BAND_TABLES.0;
-/// Minirow mask → the minirows every allowed permutation uses.
+/// Minirow mask → the minirows every allowed permutation uses. The solver uses it as cells
+/// ([`FORCED_CELLS`]); the tests check the two forms agree.
+#[cfg(test)]
 pub static FORCED: [u32; 512] = BAND_TABLES.1;
 
 const fn build_column_tables() -> ([u32; 512], [u32; 512]) {
@@ -101,9 +105,47 @@ const fn build_column_tables() -> ([u32; 512], [u32; 512]) {
 
 const COLUMN_TABLES: ([u32; 512], [u32; 512]) = build_column_tables();
 /// Possible-columns mask of one band → minirows (all rows) of boxes confined to one column.
+/// As cells: [`ONE_COL_CELLS`].
+#[cfg(test)]
 pub static ONE_COL_BOXES: [u32; 512] = COLUMN_TABLES.0;
 /// Possible-columns mask of one band → what the other two bands may keep.
 pub static OTHER_BANDS_OK: [u32; 512] = COLUMN_TABLES.1;
+
+/// A minirow mask → the band's cells in those minirows.
+const fn minirow_cells(m: u32) -> u32 {
+    let mut cells = 0u32;
+    let mut k = 0;
+    while k < 9 {
+        if m & (1 << k) != 0 {
+            cells |= 7 << ((k / 3) * 9 + (k % 3) * 3);
+        }
+        k += 1;
+    }
+    cells
+}
+
+/// Minirow mask → the cells of the minirows every allowed permutation uses (`FORCED`, as cells).
+pub static FORCED_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = minirow_cells(BAND_TABLES.1[m]);
+        m += 1;
+    }
+    t
+};
+
+/// Possible-columns mask of one band → the cells of its boxes confined to one column
+/// (`ONE_COL_BOXES`, as cells).
+pub static ONE_COL_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = minirow_cells(COLUMN_TABLES.0[m]);
+        m += 1;
+    }
+    t
+};
 
 const fn build_self_mask() -> [u32; 27] {
     let mut t = [0u32; 27];
