@@ -350,7 +350,7 @@ fn summary<K: Kind>(sink: &RunSink<K>, req: &Request, cal: &Calibration) {
 /// For a quota run that stopped short: one line per grade still missing puzzles, saying whether
 /// more time would fill it (at the rate this run made it) or whether the grade looks out of
 /// reach of these settings (none in `tried` candidates: its share is below 3/tried, the
-/// 95 % bound of the rule of three).
+/// 95 % bound of the rule of three; out of reach when that bound is under 0.1 %).
 fn missing_grades(quota: &[u64; 4], made: &[u64], tried: u64, seconds: f64) -> Vec<String> {
     Grade::ALL
         .iter()
@@ -360,12 +360,13 @@ fn missing_grades(quota: &[u64; 4], made: &[u64], tried: u64, seconds: f64) -> V
             if tried == 0 {
                 format!("{}: no candidate finished; give the run more time", g.name())
             } else if m == 0 {
-                format!(
-                    "{}: none of {tried} candidates; its share is below {:.2e} (95%): not reachable in practice \
-                     with these settings",
-                    g.name(),
-                    3.0 / tried.max(1) as f64
-                )
+                let bound = 3.0 / tried as f64;
+                let verdict = if bound < 1e-3 {
+                    "not reachable in practice with these settings"
+                } else {
+                    "more time may fill it, or other settings"
+                };
+                format!("{}: none of {tried} candidates; its share is below {bound:.2e} (95%): {verdict}", g.name())
             } else {
                 let more = seconds / m as f64 * (q - m) as f64;
                 format!("{}: {m} of {q}; at this run's rate about {more:.0} s more would fill it", g.name())
@@ -407,7 +408,10 @@ mod missing_tests {
         let lines = super::missing_grades(&[5, 5, 5, 0], &[5, 0, 2, 9], 1000, 10.0);
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].starts_with("medium: none of 1000") && lines[0].contains("3.00e-3"), "{lines:?}");
+        assert!(lines[0].ends_with("more time may fill it, or other settings"), "{lines:?}");
         assert_eq!(lines[1], "hard: 2 of 5; at this run's rate about 15 s more would fill it");
+        let lines = super::missing_grades(&[0, 5, 0, 0], &[0, 0, 0, 0], 100_000, 10.0);
+        assert!(lines[0].ends_with("not reachable in practice with these settings"), "{lines:?}");
         let lines = super::missing_grades(&[0, 0, 0, 1], &[0, 0, 0, 0], 0, 1.0);
         assert_eq!(lines, ["expert: no candidate finished; give the run more time"]);
     }
