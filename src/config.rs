@@ -141,8 +141,9 @@ impl<P> RunConfig<P> {
     /// its variants (most specific first), else
     /// `[grades.size.N]` when given, else `[grades]`.
     pub fn thresholds_for(&self, key: &GradeKey) -> Thresholds {
-        self.variant_table(key)
-            .and_then(|v| self.by_variant.get(v))
+        key.variants
+            .iter()
+            .find_map(|v| self.by_variant.get(v))
             .or_else(|| key.size.and_then(|s| self.by_size.get(&s)))
             .copied()
             .unwrap_or(self.thresholds)
@@ -169,17 +170,18 @@ impl<P> RunConfig<P> {
         }
     }
 
-    /// A run that grades one size only (`generate` at `size`, None for kinds without per-size
-    /// thresholds): refuse grade keys the user's file changed that this run would ignore, naming
-    /// them — a `[grades]` threshold shadowed by the `[grades.size.N]` of the run's size, or any
-    /// size table for a kind that has none. (Tables of other sizes are allowed: one file may
-    /// hold every size's thresholds.)
+    /// A run that grades by one key only (`generate` at `key`; `variants`: whether the kind
+    /// reads variant tables): refuse grade keys the user's file changed that this run would
+    /// ignore, naming them — a `[grades]` threshold shadowed by the run's `[grades.size.N]` or
+    /// `[grades.variant.NAME]`, the run's size table shadowed by its variant table, or any size
+    /// or variant table for a kind that has none. (Tables of other sizes and variants are
+    /// allowed: one file may hold all of them.)
     pub fn check_effect(&self, key: &GradeKey, variants: bool, source: &str) -> Result<(), UsageError> {
         let size = key.size;
-        let own_variant = self.variant_table(key);
-        let shadowed_by_variant = own_variant
-            .map(|v| format!("[grades.variant.{v}] sets the thresholds of variant {v}: change them there"))
-            .unwrap_or_default();
+        // Why the run's own variant table shadows its size's and `[grades]`.
+        let by_variant = self
+            .variant_table(key)
+            .map(|v| format!("[grades.variant.{v}] sets the thresholds of variant {v}: change them there"));
         for key in &self.user_grades {
             if let Some(key) = key.strip_prefix("target:") {
                 let why = match (key.starts_with("size."), size) {
@@ -191,19 +193,23 @@ impl<P> RunConfig<P> {
                 };
                 return Err(UsageError(format!("{source}: [target] {key} has no effect on this run ({why})")));
             }
-            let why = match (key.starts_with("size."), size) {
-                _ if key.starts_with("variant.") && !variants => "this kind has no variant tables".to_string(),
-                _ if key.starts_with("variant.") => continue,
-                (true, None) => "this kind has no per-size thresholds".to_string(),
-                (true, Some(s)) if own_variant.is_some() && key.starts_with(&format!("size.{s}.")) => {
-                    shadowed_by_variant.clone()
+            let why = if key.starts_with("variant.") {
+                if variants {
+                    continue;
                 }
-                (true, _) => continue,
-                (false, _) if own_variant.is_some() => shadowed_by_variant.clone(),
-                (false, Some(s)) if self.by_size.contains_key(&s) => {
-                    format!("[grades.size.{s}] sets the thresholds of size {s}: change them there")
+                "this kind has no variant tables".to_string()
+            } else if let Some(table) = key.strip_prefix("size.") {
+                match (size, &by_variant) {
+                    (None, _) => "this kind has no per-size thresholds".to_string(),
+                    (Some(s), Some(why)) if table.starts_with(&format!("{s}.")) => why.clone(),
+                    _ => continue,
                 }
-                _ => continue,
+            } else if let Some(why) = &by_variant {
+                why.clone()
+            } else if let Some(s) = size.filter(|s| self.by_size.contains_key(s)) {
+                format!("[grades.size.{s}] sets the thresholds of size {s}: change them there")
+            } else {
+                continue;
             };
             return Err(UsageError(format!("{source}: [grades] {key} has no effect on this run ({why})")));
         }
@@ -464,6 +470,13 @@ mod effect_tests {
         GradeKey { size: Some(n), variants: Vec::new() }
     }
 
+    /// The error of a KenKen config with `text` merged over the built-in file.
+    fn bad(text: &str) -> String {
+        let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
+        merge(&mut table, text.parse().unwrap());
+        from_table::<KenKenParams>(table, Vec::new(), 6, "test").unwrap_err().0
+    }
+
     fn kenken(text: &str) -> RunConfig<KenKenParams> {
         let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
         let over: toml::Table = text.parse().unwrap();
@@ -512,11 +525,6 @@ mod effect_tests {
         // A kind without variants names the variant table as having no effect.
         let e = c.check_effect(&sz(9), false, "test").unwrap_err().0;
         assert!(e.contains("variant.9k") && e.contains("no variant tables"), "{e}");
-        let bad = |text: &str| {
-            let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
-            merge(&mut table, text.parse().unwrap());
-            from_table::<KenKenParams>(table, Vec::new(), 6, "test").unwrap_err().0
-        };
         assert!(bad("[grades.variant.\"9 k\"]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n").contains("[grades.variant.9 k]"));
         assert!(bad("[grades.variant.9k]\nk1 = 3.0\nk2 = 2.0\nk3 = 4.0\n").contains("[grades.variant.9k]"));
     }
@@ -531,11 +539,6 @@ mod effect_tests {
         let e = c.check_effect(&sz(9), false, "test").unwrap_err().0;
         assert!(e.contains("[target] attempts") && e.contains("[target.size.9]"), "{e}");
         assert!(c.check_effect(&sz(6), false, "test").is_ok());
-        let bad = |text: &str| {
-            let mut table: toml::Table = KenKenKind::DEFAULT_CONFIG.parse().unwrap();
-            merge(&mut table, text.parse().unwrap());
-            from_table::<KenKenParams>(table, Vec::new(), 6, "test").unwrap_err().0
-        };
         assert!(bad("[target]\nshares = [0.0, 0.0, 0.0, 0.0]\n").contains("[target] shares"));
         assert!(bad("[target]\nshares = [1.0, -1.0, 0.0, 0.0]\n").contains("[target] shares"));
         assert!(bad("[target]\nattempts = 10001\n").contains("[target] attempts"));

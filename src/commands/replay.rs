@@ -19,12 +19,9 @@ pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, 
         ))
         .into());
     }
-    let ctx = Context::<K>::new(
-        master,
-        cfg.params.clone(),
-        cfg.thresholds_for(&crate::kinds::GradeKey::of_run::<K>(&cfg.params)),
-    )
-    .with_target(cfg.target_for(K::grading_size(&cfg.params)));
+    let key = crate::kinds::GradeKey::of_run::<K>(&cfg.params);
+    let ctx =
+        Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(&key)).with_target(cfg.target_for(key.size));
     let mut log = Vec::new();
     let p = process_steered(&ctx, index, steer, Some(&mut log));
     let mut out = std::io::stdout().lock();

@@ -222,9 +222,9 @@ pub fn generate<K: Kind>(
     req: &Request,
     resumed: Option<(OutDir, SavedRun)>,
 ) -> Result<ExitCode> {
+    let key = GradeKey::of_run::<K>(&cfg.params);
     let mut ctx =
-        Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(&GradeKey::of_run::<K>(&cfg.params)))
-            .with_target(cfg.target_for(K::grading_size(&cfg.params)));
+        Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(&key)).with_target(cfg.target_for(key.size));
     ctx.shard = req.shard;
     let mut slot = None;
     let mut sink = match &resumed {
@@ -258,7 +258,7 @@ pub fn generate<K: Kind>(
         }
     }
     let (mut calibration, code) = finish(&ctx, &mut sink, req)?;
-    calibration.thresholds.source = Some(cfg.thresholds_source(&GradeKey::of_run::<K>(&cfg.params)));
+    calibration.thresholds.source = Some(cfg.thresholds_source(&key));
     summary::<K>(&sink, req, &calibration);
     let RunSink { book, dedup, saved, dir, .. } = sink;
     book.finish(&calibration, &saved.manifest)?;

@@ -124,28 +124,23 @@ const fn minirow_cells(m: u32) -> u32 {
     cells
 }
 
-/// Minirow mask → the cells of the minirows every allowed permutation uses (`FORCED`, as cells).
-pub static FORCED_CELLS: [u32; 512] = {
+/// A table of minirow masks as a table of the band's cells in those minirows.
+const fn as_cells(minirows: [u32; 512]) -> [u32; 512] {
     let mut t = [0u32; 512];
     let mut m = 0;
     while m < 512 {
-        t[m] = minirow_cells(BAND_TABLES.1[m]);
+        t[m] = minirow_cells(minirows[m]);
         m += 1;
     }
     t
-};
+}
+
+/// Minirow mask → the cells of the minirows every allowed permutation uses (`FORCED`, as cells).
+pub static FORCED_CELLS: [u32; 512] = as_cells(BAND_TABLES.1);
 
 /// Possible-columns mask of one band → the cells of its boxes confined to one column
 /// (`ONE_COL_BOXES`, as cells).
-pub static ONE_COL_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        t[m] = minirow_cells(COLUMN_TABLES.0[m]);
-        m += 1;
-    }
-    t
-};
+pub static ONE_COL_CELLS: [u32; 512] = as_cells(COLUMN_TABLES.0);
 
 const fn build_self_mask() -> [u32; 27] {
     let mut t = [0u32; 27];
