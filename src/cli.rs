@@ -100,7 +100,7 @@ pub fn command() -> clap::Command {
         .into_iter()
         .filter(|a| ["box", "jigsaw", "diagonals", "killer"].contains(&a.get_id().as_str()))
         .collect();
-    for sub in ["rate", "solve", "calibrate"] {
+    for sub in ["rate", "solve", "calibrate", "explain", "hint"] {
         cmd = cmd.mut_subcommand(sub, |c| c.args(board.clone()));
     }
     cmd
@@ -147,7 +147,8 @@ fn route_family(cli: &Cli) -> KindId {
         return KindId::SudokuFamily;
     }
     let input = match &cli.command {
-        Command::Rate { input } | Command::Solve { input } => input.clone(),
+        Command::Rate { input, .. } | Command::Solve { input } => input.clone(),
+        Command::Explain { input, .. } | Command::Hint { input, .. } => input.clone(),
         Command::Calibrate { reference, .. } => Some(reference.clone()),
         _ => return KindId::Sudoku,
     };
@@ -217,7 +218,8 @@ pub enum Command {
         /// (32 hex digits) one per line.
         #[arg(long, value_name = "FILE", num_args = 1..)]
         exclude: Vec<PathBuf>,
-        /// With --quota: never change the generation settings (for comparisons).
+        /// With --quota: never change the generation settings; with --require or --teach: only
+        /// filter, do not steer clue removal toward the technique (for comparisons).
         #[arg(long)]
         no_steer: bool,
         /// With --quota: keep the puzzles made beyond a grade's quota in `overflow.jsonl`.
@@ -232,6 +234,30 @@ pub enum Command {
         /// task alone); a Kubernetes Indexed Job passes `$(JOB_COMPLETION_INDEX)/N`.
         #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
         shard: Option<Shard>,
+        /// Write `paths.jsonl` beside the book: each puzzle's solution path, a line per record
+        /// in the same order (SPEC.md); records gain `bottleneck` and `shortcut`, and
+        /// calibration.json their figures per grade.
+        #[arg(long)]
+        paths: bool,
+        /// Keep only puzzles that need each of these techniques (names as in calibration.json):
+        /// the path uses it, and the puzzle does not solve with it switched off (trial too).
+        #[arg(long, value_name = "T,...", value_delimiter = ',')]
+        require: Vec<String>,
+        /// Rate with these techniques switched off: keep only puzzles that solve without them.
+        #[arg(long, value_name = "T,...", value_delimiter = ',')]
+        forbid: Vec<String>,
+        /// Rate with the techniques above this level switched off (6 = trial): keep only puzzles
+        /// that solve with levels 1 to L.
+        #[arg(long, value_name = "L")]
+        max_level: Option<u8>,
+        /// Teaching puzzles: the technique is needed, and every other step is a level-1 step
+        /// (a single).
+        #[arg(long, value_name = "T", conflicts_with_all = ["forbid", "max_level"])]
+        teach: Option<String>,
+        /// Reject puzzles that one lucky guess breaks (`shortcut`, SPEC.md): for the grades
+        /// --quota names, or for every grade without --quota.
+        #[arg(long)]
+        no_shortcut: bool,
     },
     /// Combine the finished shards of one run (`generate --shard K/N`) into one book in --out:
     /// the same files as one run; in count mode byte-identical to it (timing fields aside). The
@@ -288,11 +314,40 @@ pub enum Command {
     Rate {
         /// Input file; '-' or absent for stdin.
         input: Option<PathBuf>,
+        /// Rate with these techniques switched off (e.g. `x_wing,trial`): a puzzle that needs
+        /// one of them is reported as a bad line ("the rater could not finish").
+        #[arg(long, value_name = "T,...", value_delimiter = ',')]
+        forbid: Vec<String>,
     },
     /// Count solutions (stopping at 2) and print the first; CSV to stdout.
     Solve {
         /// Input file; '-' or absent for stdin.
         input: Option<PathBuf>,
+    },
+    /// Print each puzzle's solution path as the rater finds it, step by step: the technique,
+    /// its level, the cells it rests on, the digits it places and the candidates it removes;
+    /// with the grade, step count, bottleneck and shortcut. Puzzles one per line, as `rate`
+    /// reads them.
+    Explain {
+        /// Input file; '-' or absent for stdin.
+        input: Option<PathBuf>,
+        /// `text`: numbered steps per puzzle; `json`: one object per puzzle and line (SPEC.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: crate::commands::PathFormat,
+    },
+    /// The next step for a puzzle with the digits entered so far: lines `PUZZLE` or
+    /// `PUZZLE<TAB>CURRENT`, CURRENT the grid so far (Sudoku: a line of n² symbols, `.` blank;
+    /// any kind: a JSON array of rows, 0 blank; Kakuro rows include the clue border). Entered
+    /// digits that differ from the solution are named first (and no step is given).
+    Hint {
+        /// Input file; '-' or absent for stdin.
+        input: Option<PathBuf>,
+        /// Also give the digit the step places.
+        #[arg(long)]
+        reveal: bool,
+        /// `text` or `json` (`{"line", "wrong", "step"}`, SPEC.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: crate::commands::PathFormat,
     },
     /// Fit grade thresholds k1<k2<k3 to labelled reference puzzles and print the agreement.
     Calibrate {

@@ -144,6 +144,19 @@ pub struct GradeStats {
     pub hardest_level: BTreeMap<u8, u64>,
     /// Per technique, in `Technique::ALL` order.
     pub techniques: Named<TechniqueUse>,
+    /// Runs with `--paths`: how many a lucky guess breaks and the mean bottleneck (SPEC.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<PathFigures>,
+}
+
+/// `shortcut` and `bottleneck` over the puzzles of a grade (runs with `--paths`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PathFigures {
+    pub puzzles: u64,
+    /// Puzzles with `shortcut` true: one guess on a two-candidate cell, then singles, solves them.
+    pub shortcut: u64,
+    pub shortcut_share: f64,
+    pub bottleneck_mean: f64,
 }
 
 /// Step-count figures, defined by `QUANTILE_DEFINITION` and `MEAN_DEFINITION`.
@@ -273,6 +286,7 @@ mod tests {
             histogram: StepHistogram::default(),
             hardest_level: BTreeMap::new(),
             techniques: Named::default(),
+            paths: None,
         };
         let v = serde_json::to_value(Grades::from_array(std::array::from_fn(|_| empty.clone()))).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();

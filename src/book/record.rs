@@ -17,6 +17,8 @@ pub struct Record {
     pub csv: String,
     /// The JSON object, without a newline.
     pub json: String,
+    /// The `paths.jsonl` line (runs with `--paths`), without a newline.
+    pub path: Option<String>,
 }
 
 /// Steps rounded to two decimals, as every output prints them.
@@ -38,7 +40,9 @@ pub fn push_csv_field(line: &mut String, field: &str) {
     }
 }
 
-pub fn header<K: Kind>() -> Vec<String> {
+/// The columns of a book; `paths`: a run with `--paths`, whose records end with `bottleneck`
+/// and `shortcut`.
+pub fn header<K: Kind>(paths: bool) -> Vec<String> {
     let mut h: Vec<String> = [
         "id",
         "kind",
@@ -58,13 +62,16 @@ pub fn header<K: Kind>() -> Vec<String> {
     .collect();
     h.extend(K::Tech::ALL.iter().map(|t| format!("used_{}", t.name())));
     h.extend(K::extra_names().iter().map(|s| s.to_string()));
+    if paths {
+        h.extend(["bottleneck".to_string(), "shortcut".to_string()]);
+    }
     h
 }
 
 /// The header as a CSV line.
-pub fn header_line<K: Kind>() -> String {
+pub fn header_line<K: Kind>(paths: bool) -> String {
     let mut line = String::new();
-    for f in header::<K>() {
+    for f in header::<K>(paths) {
         push_csv_field(&mut line, &f);
     }
     line.push('\n');
@@ -113,6 +120,11 @@ impl Record {
                 other => push_csv_field(&mut csv, &other.to_string()),
             }
         }
+        let traced = acc.path.as_ref().map(|p| (p, (crate::rate::bottleneck(p) * 1000.0).round() / 1000.0));
+        if let Some((_, b)) = traced {
+            push_csv_field(&mut csv, &b.to_string());
+            push_csv_field(&mut csv, &acc.shortcut.unwrap_or(false).to_string());
+        }
         csv.push('\n');
 
         let mut json = String::with_capacity(512 + 2 * (puzzle_text.len() + solution_text.len()));
@@ -135,8 +147,18 @@ impl Record {
         for (name, v) in K::extra_names().iter().zip(&extras) {
             let _ = write!(json, ",\"{name}\":{v}");
         }
+        let path = traced.map(|(path, b)| {
+            let _ = write!(json, ",\"bottleneck\":{b},\"shortcut\":{}", acc.shortcut.unwrap_or(false));
+            let mut line = String::with_capacity(64 + 96 * path.len());
+            line.push_str("{\"id\":");
+            json_string(&mut line, id);
+            line.push_str(",\"steps\":");
+            line.push_str(&serde_json::to_string(path).expect("path serialises"));
+            line.push('}');
+            line
+        });
         json.push('}');
-        Record { csv, json }
+        Record { csv, json, path }
     }
 }
 

@@ -6,8 +6,8 @@
 //! the saved run state points into), [`SPILL`] at a time, and read again after the run.
 
 use super::calibration::{
-    Calibration, Candidates, GradeStats, Grades, Named, TechniqueInfo, TechniqueUse, ThresholdFigures, TimeSeconds,
-    HISTOGRAM_DEFINITION, MEAN_DEFINITION, QUANTILE_DEFINITION,
+    Calibration, Candidates, GradeStats, Grades, Named, PathFigures, TechniqueInfo, TechniqueUse, ThresholdFigures,
+    TimeSeconds, HISTOGRAM_DEFINITION, MEAN_DEFINITION, QUANTILE_DEFINITION,
 };
 use super::exact::{centi, Exact, StepFiles};
 use crate::grade::{Grade, Thresholds};
@@ -32,6 +32,14 @@ struct Counters {
     /// Per technique: puzzles that used it, and successes applied in total.
     puzzles_using: Vec<u64>,
     applied: Vec<u64>,
+    /// Puzzles with a recorded path (`--paths`), those a lucky guess breaks (`shortcut`), and
+    /// the sum of their bottlenecks.
+    #[serde(default)]
+    traced: u64,
+    #[serde(default)]
+    shortcut: u64,
+    #[serde(default)]
+    bottleneck_sum: f64,
 }
 
 impl Counters {
@@ -41,7 +49,17 @@ impl Counters {
             hardest_level: vec![0; levels + 1],
             puzzles_using: vec![0; techniques],
             applied: vec![0; techniques],
+            traced: 0,
+            shortcut: 0,
+            bottleneck_sum: 0.0,
         }
+    }
+
+    /// A puzzle's `bottleneck` and `shortcut` (runs with `--paths`).
+    fn add_path(&mut self, bottleneck: f64, shortcut: bool) {
+        self.traced += 1;
+        self.shortcut += u64::from(shortcut);
+        self.bottleneck_sum += bottleneck;
     }
 
     fn add(&mut self, hardest_level: u8, usage: &[u32]) {
@@ -68,6 +86,15 @@ impl Counters {
                     (t.name().to_string(), u)
                 })
                 .collect(),
+            paths: (self.traced > 0).then(|| {
+                let t = self.traced as f64;
+                PathFigures {
+                    puzzles: self.traced,
+                    shortcut: self.shortcut,
+                    shortcut_share: (self.shortcut as f64 / t * 10000.0).round() / 10000.0,
+                    bottleneck_mean: (self.bottleneck_sum / t * 10000.0).round() / 10000.0,
+                }
+            }),
         }
     }
 }
@@ -152,6 +179,9 @@ impl Stats {
             (Ok(acc), None) => {
                 let r = &acc.rating;
                 self.add_record(acc.grade, centi(r.steps), r.hardest_level, &r.usage)?;
+                if let Some(path) = &acc.path {
+                    self.add_path(acc.grade, crate::rate::bottleneck(path), acc.shortcut.unwrap_or(false));
+                }
             }
             (Err(reason), None) => self.reject(*reason),
         }
@@ -191,6 +221,12 @@ impl Stats {
             }
         }
         Ok(())
+    }
+
+    /// An accepted puzzle's `bottleneck` and `shortcut` (runs with `--paths`).
+    pub fn add_path(&mut self, g: Grade, bottleneck: f64, shortcut: bool) {
+        self.grades[g.index()].add_path(bottleneck, shortcut);
+        self.all.add_path(bottleneck, shortcut);
     }
 
     /// A puzzle that a shard accepted but the merge drops as a duplicate (already counted as

@@ -16,6 +16,7 @@ use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 const OVERFLOW: &str = "overflow.jsonl";
+const PATHS: &str = "paths.jsonl";
 
 /// One book file being written.
 struct Out {
@@ -92,12 +93,16 @@ pub struct BookWriter {
     grades: Vec<GradeBook>,
     /// `overflow.jsonl`: puzzles made beyond their grade's quota (`--overflow`).
     overflow: Option<Out>,
+    /// `paths.jsonl`: the book's solution paths, a line per record of `puzzles.jsonl`
+    /// (`--paths`).
+    paths: Option<Out>,
 }
 
 impl BookWriter {
-    /// New book files in `dir`, with `overflow.jsonl` when `overflow`.
-    pub fn create<K: Kind>(dir: &Path, overflow: bool) -> Result<BookWriter> {
-        let h = header_line::<K>();
+    /// New book files in `dir`, with `overflow.jsonl` when `overflow` and `paths.jsonl` when
+    /// `paths`.
+    pub fn create<K: Kind>(dir: &Path, overflow: bool, paths: bool) -> Result<BookWriter> {
+        let h = header_line::<K>(paths);
         let mut grades = Vec::new();
         for g in Grade::ALL {
             grades.push(GradeBook {
@@ -112,6 +117,7 @@ impl BookWriter {
             jsonl: Out::create(dir, "puzzles.jsonl", b"")?,
             grades,
             overflow: if overflow { Some(Out::create(dir, OVERFLOW, b"")?) } else { None },
+            paths: if paths { Some(Out::create(dir, PATHS, b"")?) } else { None },
         })
     }
 
@@ -130,12 +136,14 @@ impl BookWriter {
             grades.push(GradeBook { csv: open(&format!("book-{}.csv", g.name()))?, json, empty });
         }
         let overflow = if files.contains_key(OVERFLOW) { Some(open(OVERFLOW)?) } else { None };
+        let paths = if files.contains_key(PATHS) { Some(open(PATHS)?) } else { None };
         Ok(BookWriter {
             dir: dir.to_path_buf(),
             csv: open("puzzles.csv")?,
             jsonl: open("puzzles.jsonl")?,
             grades,
             overflow,
+            paths,
         })
     }
 
@@ -150,6 +158,7 @@ impl BookWriter {
             files.push(&mut g.json);
         }
         files.extend(self.overflow.as_mut());
+        files.extend(self.paths.as_mut());
         for f in files {
             let (len, handle) = f.flush_for_save()?;
             lens.insert(f.name.clone(), len);
@@ -173,6 +182,9 @@ impl BookWriter {
     fn append(&mut self, grade: Grade, rec: &Record) -> std::io::Result<()> {
         self.csv.write_all(rec.csv.as_bytes())?;
         writeln!(self.jsonl, "{}", rec.json)?;
+        if let (Some(out), Some(path)) = (&mut self.paths, &rec.path) {
+            writeln!(out, "{path}")?;
+        }
         let g = &mut self.grades[grade.index()];
         g.csv.write_all(rec.csv.as_bytes())?;
         let sep: &[u8] = if g.empty { b"\n" } else { b",\n" };
@@ -191,6 +203,7 @@ impl BookWriter {
         }
         let mut files = vec![self.csv, self.jsonl];
         files.extend(self.overflow);
+        files.extend(self.paths);
         for mut g in self.grades {
             g.json.write_all(if g.empty { b"]\n" } else { b"\n]\n" })?;
             files.push(g.csv);

@@ -183,10 +183,26 @@ fn process_lines(
     header: &[String],
     work: impl Fn(&str, &mut Vec<u8>) -> Result<(), String> + Sync,
 ) -> Result<ExitCode> {
+    process_records(input, Some(header), |n, line, out| {
+        push_number(n, out);
+        out.push(b',');
+        work(line, out)?;
+        out.push(b'\n');
+        Ok(())
+    })
+}
+
+/// `process_lines` for any output: `work(n, line, out)` appends line `n`'s whole output (none
+/// of it is kept when it fails); `header`, when given, is written first as a CSV record.
+pub(crate) fn process_records(
+    input: Option<&Path>,
+    header: Option<&[String]>,
+    work: impl Fn(usize, &str, &mut Vec<u8>) -> Result<(), String> + Sync,
+) -> Result<ExitCode> {
     let source = open_source(input)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    {
+    if let Some(header) = header {
         let mut w = csv::Writer::from_writer(&mut out);
         w.write_record(header)?;
         w.flush()?;
@@ -201,10 +217,8 @@ fn process_lines(
         let mut errors = Vec::new();
         for &(n, start, end) in lines {
             let row = rows.len();
-            push_number(n, &mut rows);
-            rows.push(b',');
-            match work(&text[start..end], &mut rows) {
-                Ok(()) => rows.push(b'\n'),
+            match work(n, &text[start..end], &mut rows) {
+                Ok(()) => {}
                 Err(e) => {
                     rows.truncate(row);
                     errors.push((n, e));
@@ -324,14 +338,16 @@ pub(super) fn unique_solution<K: Kind>(p: &K::Puzzle) -> Result<K::Solution, Str
     }
 }
 
-pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result<ExitCode> {
+/// `rate`; `off`: techniques switched off (`--forbid`).
+pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>, off: u64) -> Result<ExitCode> {
     let mut header: Vec<String> =
         ["line", "grade", "steps", "hardest_level", "givens"].iter().map(|s| s.to_string()).collect();
     header.extend(K::Tech::ALL.iter().map(|t| format!("used_{}", t.name())));
     process_lines(input, &header, |line, out| {
         let p = K::parse(line)?;
         let s = unique_solution::<K>(&p)?;
-        let rated = K::rate(&p, &s, None);
+        let mut trace = crate::rate::Trace { off, ..Default::default() };
+        let rated = K::rate(&p, &s, (off != 0).then_some(&mut trace));
         if !rated.solved {
             return Err("the rater could not finish this puzzle".into());
         }

@@ -3,6 +3,7 @@
 
 mod book;
 pub mod calibrate;
+pub mod explain;
 mod generate;
 mod lines;
 mod merge;
@@ -15,6 +16,8 @@ use anyhow::Result;
 use clap::parser::ValueSource;
 use generate::state::SavedRun;
 use std::process::ExitCode;
+
+pub use explain::PathFormat;
 
 /// Run the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -182,10 +185,22 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             no_steer,
             overflow,
             shard,
+            paths,
+            require,
+            forbid,
+            max_level,
+            teach,
+            no_shortcut,
         } => {
-            if quota.is_none() && (no_steer || overflow) {
+            let steered = !require.is_empty() || teach.is_some();
+            let techniques =
+                generate::Techniques { paths, require, forbid, max_level, teach, no_shortcut, steer: !no_steer };
+            if quota.is_none() && ((no_steer && !steered) || overflow) {
                 let flag = if no_steer { "--no-steer" } else { "--overflow" };
-                return Err(UsageError(format!("{flag} applies to --quota runs only")).into());
+                return Err(UsageError(format!(
+                    "{flag} applies to --quota runs only (--no-steer also to --require and --teach)"
+                ))
+                .into());
             }
             let req = generate::Request {
                 count,
@@ -205,6 +220,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
                 overflow: overflow || (quota.is_some() && shard.is_some()),
                 quiet: cli.quiet,
                 argv: resolved_argv(&cli.argv, shard),
+                techniques: &techniques,
             };
             let resumed = if resume {
                 match generate::find_resumable(&out)? {
@@ -221,8 +237,13 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             generate::generate::<K>(&cfg, &ids()?, &req, resumed)
         }
         Command::Merge { .. } | Command::Book { .. } => unreachable!("merge and book run before a kind is chosen"),
-        Command::Rate { input } => lines::rate::<K>(&cfg, input.as_deref()),
+        Command::Rate { input, forbid } => {
+            let off = crate::rate::technique_mask::<K::Tech>(&forbid, "forbid").map_err(UsageError)?;
+            lines::rate::<K>(&cfg, input.as_deref(), off)
+        }
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
+        Command::Explain { input, format } => explain::explain::<K>(&cfg, input.as_deref(), format),
+        Command::Hint { input, reveal, format } => explain::hint::<K>(&cfg, input.as_deref(), reveal, format),
         Command::Replay { seed, index, steer } => {
             replay::replay::<K>(&cfg, &ids()?, seed, index, steer).map(|_| ExitCode::SUCCESS)
         }

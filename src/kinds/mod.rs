@@ -6,7 +6,7 @@
 //! `--kind` name, the command dispatch and the built-in config all come from that line. What
 //! differs by kind — its flags, its config, its id shape — is declared by the kind itself.
 
-use crate::rate::{LogEntry, Rating, Technique};
+use crate::rate::{Rating, Technique, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
@@ -92,17 +92,21 @@ pub enum Reject {
     Undecided,
     /// The rater stopped without solving.
     RatingIncomplete,
+    /// The puzzle does not meet the run's technique constraints (`--require`, `--forbid`,
+    /// `--max-level`, `--teach`, `--no-shortcut`).
+    Constraint,
     /// The puzzle's canonical form was emitted before, in this run or an `--exclude` file.
     Duplicate,
 }
 
 impl Reject {
-    pub const ALL: [Reject; 6] = [
+    pub const ALL: [Reject; 7] = [
         Reject::GeneratorFailed,
         Reject::NoSolution,
         Reject::NotUnique,
         Reject::Undecided,
         Reject::RatingIncomplete,
+        Reject::Constraint,
         Reject::Duplicate,
     ];
     pub fn name(self) -> &'static str {
@@ -112,6 +116,7 @@ impl Reject {
             Reject::NotUnique => "not_unique",
             Reject::Undecided => "undecided",
             Reject::RatingIncomplete => "rating_incomplete",
+            Reject::Constraint => "constraint",
             Reject::Duplicate => "duplicate",
         }
     }
@@ -186,10 +191,22 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn canonical(p: &Self::Puzzle, s: &Self::Solution) -> u128;
     /// Build one candidate puzzle and the solution it was built from.
     fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject>;
+    /// Steered generation (`--require`, `--teach`): a candidate whose clues are removed only
+    /// while `solvable` holds (the ladder with some techniques switched off finishes it), so the
+    /// puzzle ends minimal for those techniques. `None` when the kind does not make puzzles by
+    /// removing clues: the constraint then only filters.
+    fn generate_within(
+        _params: &Self::Params,
+        _rng: &mut Xoshiro256PlusPlus,
+        _solvable: &dyn Fn(&Self::Puzzle, &Self::Solution) -> bool,
+    ) -> Option<Result<Generated<Self>, Reject>> {
+        None
+    }
     /// Count solutions up to `limit` with the fast solver.
     fn solve(puzzle: &Self::Puzzle, limit: usize) -> Solved<Self::Solution>;
-    /// Rate a uniquely solvable puzzle whose solution is known; `log` receives every level try.
-    fn rate(puzzle: &Self::Puzzle, solution: &Self::Solution, log: Option<&mut Vec<LogEntry>>) -> Rated;
+    /// Rate a uniquely solvable puzzle whose solution is known, as `trace` asks (techniques
+    /// switched off) and recording what it asks for (level log, path, shortcut).
+    fn rate(puzzle: &Self::Puzzle, solution: &Self::Solution, trace: Option<&mut Trace>) -> Rated;
     /// Read one input line (text form or JSON); the error says what is wrong.
     fn parse(line: &str) -> Result<Self::Puzzle, String>;
     fn puzzle_text(p: &Self::Puzzle) -> String;

@@ -8,7 +8,7 @@ pub mod batch;
 use crate::config::TargetSection;
 use crate::grade::{Grade, Thresholds};
 use crate::kinds::{Kind, Reject};
-use crate::rate::{LogEntry, Rating};
+use crate::rate::{LogEntry, PathStep, Rating, Trace};
 use crate::seed;
 use std::time::{Duration, Instant};
 
@@ -26,6 +26,38 @@ pub struct Context<K: Kind> {
     pub shard: Option<crate::cli::Shard>,
     /// Grade targeting (`[target]`; attempts 0 = off).
     pub target: TargetSection,
+    /// How candidates are rated and what is recorded (techniques switched off, paths,
+    /// shortcut); `None` rates plainly, the fast path.
+    pub trace: Option<Trace>,
+    /// What an accepted candidate must show (technique constraints, `--no-shortcut`).
+    pub constraint: Constraint,
+}
+
+/// Technique constraints on accepted candidates (SPEC.md, `generate --require …`); technique
+/// sets are bit masks over `Technique::ALL`.
+#[derive(Clone, Debug, Default)]
+pub struct Constraint {
+    /// Each must be needed: the path uses it, and the puzzle does not solve with it switched
+    /// off, nor with it and `need_off` (trial) switched off.
+    pub require: u64,
+    pub need_off: u64,
+    /// Grades whose puzzles must not fall to one lucky guess (`--no-shortcut`).
+    pub no_shortcut: Vec<Grade>,
+    /// Steering (`Kind::generate_within`): clues are removed while the ladder with these
+    /// techniques switched off still finishes.
+    pub steer_off: Option<u64>,
+}
+
+impl Constraint {
+    pub fn is_empty(&self) -> bool {
+        self.require == 0 && self.no_shortcut.is_empty()
+    }
+
+    /// Whether a rated candidate of grade `grade` meets the constraint.
+    pub fn holds(&self, rating: &Rating, grade: Grade, shortcut: Option<bool>) -> bool {
+        let used = rating.usage.iter().enumerate().fold(0u64, |m, (i, &u)| if u > 0 { m | 1 << i } else { m });
+        used & self.require == self.require && !(self.no_shortcut.contains(&grade) && shortcut == Some(true))
+    }
 }
 
 impl<K: Kind> Context<K> {
@@ -33,7 +65,17 @@ impl<K: Kind> Context<K> {
         let params_key = K::params_key(&params);
         let steered =
             (0..=K::STEER_LEVELS).map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) }).collect();
-        Context { master, params, params_key, thresholds, steered, shard: None, target: TargetSection::default() }
+        Context {
+            master,
+            params,
+            params_key,
+            thresholds,
+            steered,
+            shard: None,
+            target: TargetSection::default(),
+            trace: None,
+            constraint: Constraint::default(),
+        }
     }
 
     /// The same context with grade targeting (`[target]`).
@@ -71,6 +113,10 @@ pub struct Accepted<K: Kind> {
     pub grade: Grade,
     /// `Kind::canonical` of the puzzle.
     pub canonical: u128,
+    /// The solution path, when the run records paths.
+    pub path: Option<Vec<PathStep>>,
+    /// SPEC.md `shortcut`, when the run decides it.
+    pub shortcut: Option<bool>,
 }
 
 /// Wall time spent per stage, for calibration.json.
@@ -145,12 +191,24 @@ pub fn process_steered<K: Kind>(
         Some((repairs, acc)) => {
             if let Some(log) = log {
                 // The rater's log of the variant kept (replay): rate it again.
-                K::rate(&acc.puzzle, &acc.solution, Some(log));
+                let mut trace = Trace { log: Some(Vec::new()), ..ctx.trace.clone().unwrap_or_default() };
+                K::rate(&acc.puzzle, &acc.solution, Some(&mut trace));
+                *log = trace.log.unwrap_or_default();
             }
             Processed { index, steer, repairs, attempts: made, outcome: Ok(acc), times }
         }
         None => Processed { index, steer, repairs: 0, attempts: made, outcome: Err(last_err), times },
     }
+}
+
+/// Whether the puzzle fails to solve with each required technique switched off in turn (with
+/// the run's own switched off, and trial).
+fn needs_each<K: Kind>(ctx: &Context<K>, puzzle: &K::Puzzle, solution: &K::Solution) -> bool {
+    let base = ctx.trace.as_ref().map_or(0, |t| t.off) | ctx.constraint.need_off;
+    (0..64).filter(|i| ctx.constraint.require >> i & 1 == 1).all(|i| {
+        let mut trace = Trace { off: base | 1 << i, ..Trace::default() };
+        !K::rate(puzzle, solution, Some(&mut trace)).solved
+    })
 }
 
 fn distance(a: Grade, b: Grade) -> usize {
@@ -168,7 +226,14 @@ fn run_stages<K: Kind>(
 ) -> Result<Accepted<K>, Reject> {
     let mut rng = seed::attempt_rng(ctx.master, K::ID.name(), &ctx.params_key, index, attempt);
     let t = Instant::now();
-    let generated = K::generate(params, &mut rng);
+    let steered = ctx.constraint.steer_off.and_then(|off| {
+        let solvable = |p: &K::Puzzle, s: &K::Solution| {
+            let mut trace = Trace { off, ..Trace::default() };
+            K::rate(p, s, Some(&mut trace)).solved
+        };
+        K::generate_within(params, &mut rng, &solvable)
+    });
+    let generated = steered.unwrap_or_else(|| K::generate(params, &mut rng));
     times.generate = t.elapsed();
     let generated = generated?;
     *repairs = generated.repairs;
@@ -192,12 +257,30 @@ fn run_stages<K: Kind>(
     };
 
     let t = Instant::now();
-    let rated = K::rate(&puzzle, &solution, log);
+    let mut trace = match (&ctx.trace, &log) {
+        (None, None) => None,
+        (t, _) => Some(Trace { log: log.as_ref().map(|_| Vec::new()), ..t.clone().unwrap_or_default() }),
+    };
+    let rated = K::rate(&puzzle, &solution, trace.as_mut());
     times.rate = t.elapsed();
+    let (path, shortcut) = match trace {
+        Some(t) => {
+            if let Some(log) = log {
+                *log = t.log.unwrap_or_default();
+            }
+            (t.path, t.shortcut)
+        }
+        None => (None, None),
+    };
     if !rated.solved {
-        return Err(Reject::RatingIncomplete);
+        // With techniques switched off, a puzzle that needs one of them.
+        let constrained = ctx.trace.as_ref().is_some_and(|t| t.off != 0);
+        return Err(if constrained { Reject::Constraint } else { Reject::RatingIncomplete });
     }
     let grade = ctx.thresholds.grade(K::difficulty(&puzzle, rated.rating.steps), rated.rating.hardest_level);
+    if !ctx.constraint.holds(&rated.rating, grade, shortcut) || !needs_each(ctx, &puzzle, &solution) {
+        return Err(Reject::Constraint);
+    }
     let canonical = K::canonical(&puzzle, &solution);
-    Ok(Accepted { puzzle, solution, rating: rated.rating, grade, canonical })
+    Ok(Accepted { puzzle, solution, rating: rated.rating, grade, canonical, path, shortcut })
 }

@@ -7,23 +7,23 @@ use super::Tally;
 
 /// Forcing chains. Situation: each open two-candidate cell. Success: one of its digits fails
 /// when assumed (the step removes it), or both propagate and remove a common candidate of
-/// another open cell (the step removes that).
+/// another open cell (the step removes that). `remove(pivot, cell, digits)` builds the step.
 pub fn forcing_chains<S>(
     cand: &[u16],
     placed: &[bool],
     mut assume: impl FnMut(usize, u8) -> Option<Vec<u16>>,
-    remove: impl Fn(usize, u16) -> S,
+    remove: impl Fn(usize, usize, u16) -> S,
     t: &mut Tally<S>,
 ) {
     for c in (0..cand.len()).filter(|&c| !placed[c] && cand[c].count_ones() == 2) {
         let (a, b) = (cand[c].trailing_zeros() as u8, 15 - cand[c].leading_zeros() as u8);
         let found = match (assume(c, a), assume(c, b)) {
             (None, None) => None,
-            (None, Some(_)) => Some(remove(c, 1 << a)),
-            (Some(_), None) => Some(remove(c, 1 << b)),
+            (None, Some(_)) => Some(remove(c, c, 1 << a)),
+            (Some(_), None) => Some(remove(c, c, 1 << b)),
             (Some(x), Some(y)) => (0..cand.len())
                 .find(|&p| p != c && !placed[p] && cand[p] & !(x[p] | y[p]) != 0)
-                .map(|p| remove(p, cand[p] & !(x[p] | y[p]))),
+                .map(|p| remove(c, p, cand[p] & !(x[p] | y[p]))),
         };
         t.record(found);
     }
@@ -98,15 +98,15 @@ mod tests {
             ((5, 7), None),
         ];
         let steps = RefCell::new(Vec::new());
-        let remove = |c: usize, m: u16| {
-            steps.borrow_mut().push((c, m));
+        let remove = |pivot: usize, c: usize, m: u16| {
+            steps.borrow_mut().push((pivot, c, m));
             (c, m)
         };
         let mut t = Tally::default();
         forcing_chains(&cand, &placed, oracle(&table), remove, &mut t);
         // Situations: the open two-candidate cells 0, 3, 4, 5; cell 5 fails both ways (no step).
         assert_eq!((t.situations, t.successes, t.first), (4, 3, Some((0, 0b10))));
-        assert_eq!(*steps.borrow(), [(0, 0b10), (2, 0b1000), (4, 0b10_0000)]);
+        assert_eq!(*steps.borrow(), [(0, 0, 0b10), (3, 2, 0b1000), (4, 4, 0b10_0000)]);
     }
 
     #[test]

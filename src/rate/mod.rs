@@ -94,6 +94,19 @@ pub trait Solving {
     fn describe(&self, step: &Self::Step) -> String {
         format!("{step:?}")
     }
+    /// What `step`, found by `tech`, places and removes and which cells it rests on, read
+    /// before it is applied (solution paths).
+    fn effect(&self, tech: Self::Tech, step: &Self::Step) -> Effect;
+    /// A cell's `[row, col]` in the puzzle's own grid (Kakuro: clue border included).
+    fn coord(&self, cell: usize) -> (usize, usize);
+    /// The number of cells (indices 0 to this, as `coord` and the steps use them).
+    fn cell_count(&self) -> usize;
+    /// Whether the cell holds a digit (a given, or placed since).
+    fn is_placed(&self, cell: usize) -> bool;
+    /// The open cells with exactly two candidates (`shortcut`).
+    fn bivalue_cells(&self) -> Vec<usize>;
+    /// The step that places the solution's digit in `cell` (`shortcut`).
+    fn place_solution(&self, cell: usize) -> Self::Step;
 }
 
 /// The result of rating one puzzle.
@@ -126,18 +139,169 @@ pub fn try_cost(situations: u32, successes: u32) -> f64 {
     }
 }
 
+/// What one step does and what it rests on, read from the position before it is applied.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    /// Digits placed, as (cell, digit).
+    pub place: Vec<(usize, u8)>,
+    /// Candidates removed, as (cell, digit): only those the cell still held.
+    pub remove: Vec<(usize, u8)>,
+    /// The cells the reasoning rests on: the pattern, not the targets.
+    pub cells: Vec<usize>,
+    /// The house, cage or run the step is about, when there is one (`box 5`), for the text form.
+    pub unit: Option<String>,
+}
+
+/// One step of a solution path (SPEC.md, "Solution paths"): coordinates are the puzzle's own
+/// `[row, col]`, 0-based.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PathStep {
+    pub technique: &'static str,
+    pub level: u8,
+    pub place: Vec<[usize; 3]>,
+    pub remove: Vec<[usize; 3]>,
+    pub cells: Vec<[usize; 2]>,
+    #[serde(skip)]
+    pub unit: Option<String>,
+    /// The step count spent since the previous step, this step's level try included.
+    #[serde(skip)]
+    pub cost: f64,
+}
+
+impl PathStep {
+    pub fn places(&self) -> bool {
+        !self.place.is_empty()
+    }
+}
+
+/// How to rate, and what to record beside the count (each only when asked for).
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Techniques switched off, bit i for `Technique::ALL[i]` (`--forbid`, `--max-level`,
+    /// `--teach`): the ladder never tries them.
+    pub off: u64,
+    /// Every level try (`replay`).
+    pub log: Option<Vec<LogEntry>>,
+    /// The solution path.
+    pub path: Option<Vec<PathStep>>,
+    /// Set to decide `shortcut` (SPEC.md); the answer lands in `shortcut`.
+    pub want_shortcut: bool,
+    pub shortcut: Option<bool>,
+    /// Cells (`[row, col]` as `Solving::coord` gives them) to fill with the solution's digit
+    /// before the ladder starts: the digits a player entered (`hint`, after checking them).
+    pub enter: Vec<(usize, usize)>,
+    /// Stop once the path holds this many steps (0: solve to the end).
+    pub stop_after: usize,
+}
+
+impl Trace {
+    pub fn with_log() -> Trace {
+        Trace { log: Some(Vec::new()), ..Trace::default() }
+    }
+    pub fn with_path() -> Trace {
+        Trace { path: Some(Vec::new()), want_shortcut: true, ..Trace::default() }
+    }
+}
+
+/// SPEC.md `bottleneck`: the largest share of the step count spent between two consecutive
+/// placements (from the start to the first, between two, or after the last).
+pub fn bottleneck(path: &[PathStep]) -> f64 {
+    let total: f64 = path.iter().map(|s| s.cost).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let (mut worst, mut run) = (0.0f64, 0.0);
+    for s in path {
+        run += s.cost;
+        if s.places() {
+            worst = worst.max(run);
+            run = 0.0;
+        }
+    }
+    worst.max(run) / total
+}
+
 /// Run the ladder to the end. `log`, when given, receives every level try.
-pub fn rate<P: Solving>(pos: &mut P, mut log: Option<&mut Vec<LogEntry>>) -> Rating {
+pub fn rate<P: Solving>(pos: &mut P, log: Option<&mut Vec<LogEntry>>) -> Rating {
+    match log {
+        None => ladder(pos, 0, None, None, 0),
+        Some(log) => ladder(pos, 0, Some(log), None, 0),
+    }
+}
+
+/// Run the ladder as `trace` asks, recording what it asks for; without a trace, `rate`.
+pub fn rate_traced<P: Solving + Clone>(pos: &mut P, trace: Option<&mut Trace>) -> Rating {
+    let Some(trace) = trace else { return ladder(pos, 0, None, None, 0) };
+    if !trace.enter.is_empty() {
+        let at: std::collections::HashMap<(usize, usize), usize> =
+            (0..pos.cell_count()).map(|c| (pos.coord(c), c)).collect();
+        for rc in &trace.enter {
+            if let Some(&c) = at.get(rc).filter(|&&c| !pos.is_placed(c)) {
+                let step = pos.place_solution(c);
+                pos.apply(&step);
+            }
+        }
+    }
+    if trace.want_shortcut {
+        trace.shortcut = Some(shortcut(pos));
+    }
+    ladder(pos, trace.off, trace.log.as_mut(), trace.path.as_mut(), trace.stop_after)
+}
+
+/// Apply level-1 steps until none is left; true when that solves the position.
+pub fn singles_only<P: Solving>(pos: &mut P) -> bool {
+    let level1: Vec<P::Tech> = P::Tech::ALL.iter().copied().filter(|t| t.level() == 1).collect();
+    'solve: while !pos.is_solved() {
+        for &tech in &level1 {
+            let mut t = Tally::default();
+            pos.scan(tech, &mut t);
+            if let Some(step) = t.first {
+                pos.apply(&step);
+                continue 'solve;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// SPEC.md `shortcut`: from the position where the level-1 techniques (Sudoku: naked and
+/// hidden singles) alone get stuck, placing the solution's digit in some two-candidate cell
+/// lets them alone finish. False when they solve the puzzle without help.
+pub fn shortcut<P: Solving + Clone>(pos: &P) -> bool {
+    let mut stuck = pos.clone();
+    if singles_only(&mut stuck) {
+        return false;
+    }
+    stuck.bivalue_cells().into_iter().any(|c| {
+        let mut p = stuck.clone();
+        let step = p.place_solution(c);
+        p.apply(&step);
+        singles_only(&mut p)
+    })
+}
+
+fn ladder<P: Solving>(
+    pos: &mut P,
+    off: u64,
+    mut log: Option<&mut Vec<LogEntry>>,
+    mut path: Option<&mut Vec<PathStep>>,
+    stop_after: usize,
+) -> Rating {
     let all = P::Tech::ALL;
     let max_level = P::Tech::max_level();
     let mut rating = Rating { steps: 0.0, hardest_level: 0, usage: vec![0; all.len()] };
+    // Step count spent since the last step recorded in the path.
+    let mut since = 0.0;
     // Safety valve against a kind whose last level fails to progress: far above any real solve.
     let mut budget = 100_000u32;
     'solve: while !pos.is_solved() && budget > 0 {
         budget -= 1;
         for level in 1..=max_level {
             let mut level_tally: Tally<(P::Tech, P::Step)> = Tally::default();
-            for &tech in all.iter().filter(|t| t.level() == level) {
+            let mut tried = false;
+            for &tech in all.iter().filter(|t| t.level() == level && off >> t.index() & 1 == 0) {
+                tried = true;
                 let mut t = Tally::default();
                 pos.scan(tech, &mut t);
                 level_tally.situations += t.situations;
@@ -146,10 +310,18 @@ pub fn rate<P: Solving>(pos: &mut P, mut log: Option<&mut Vec<LogEntry>>) -> Rat
                     level_tally.first = t.first.map(|s| (tech, s));
                 }
             }
+            if !tried {
+                continue;
+            }
             let cost = try_cost(level_tally.situations, level_tally.successes);
             rating.steps += cost;
+            since += cost;
             let applied = level_tally.first.map(|(tech, step)| {
                 let text = log.as_ref().map(|_| format!("{}: {}", tech.name(), pos.describe(&step)));
+                if let Some(path) = path.as_deref_mut() {
+                    path.push(path_step(pos, tech, &step, since));
+                    since = 0.0;
+                }
                 pos.apply(&step);
                 rating.usage[tech.index()] += 1;
                 rating.hardest_level = rating.hardest_level.max(level);
@@ -166,12 +338,66 @@ pub fn rate<P: Solving>(pos: &mut P, mut log: Option<&mut Vec<LogEntry>>) -> Rat
                 });
             }
             if progressed {
+                if stop_after > 0 && path.as_ref().is_some_and(|p| p.len() >= stop_after) {
+                    break 'solve;
+                }
                 continue 'solve;
             }
         }
         break;
     }
     rating
+}
+
+/// The path step for `step` of `tech`, read before it is applied.
+pub fn path_step<P: Solving>(pos: &P, tech: P::Tech, step: &P::Step, cost: f64) -> PathStep {
+    let e = pos.effect(tech, step);
+    let at = |c: usize| {
+        let (r, col) = pos.coord(c);
+        [r, col]
+    };
+    let with_digit = |&(c, d): &(usize, u8)| {
+        let [r, col] = at(c);
+        [r, col, d as usize]
+    };
+    PathStep {
+        technique: tech.name(),
+        level: tech.level(),
+        place: e.place.iter().map(with_digit).collect(),
+        remove: e.remove.iter().map(with_digit).collect(),
+        cells: e.cells.iter().map(|&c| at(c)).collect(),
+        unit: e.unit,
+        cost,
+    }
+}
+
+/// The lines a fish's pattern lies in, 1-based: `rows 2,7, columns 3,8`.
+pub fn fish_unit(cells: &[(usize, usize)]) -> String {
+    let list = |mut v: Vec<usize>| {
+        v.sort_unstable();
+        v.dedup();
+        v.iter().map(|x| (x + 1).to_string()).collect::<Vec<_>>().join(",")
+    };
+    let rows = list(cells.iter().map(|c| c.0).collect());
+    let cols = list(cells.iter().map(|c| c.1).collect());
+    format!("rows {rows}, columns {cols}")
+}
+
+/// The bit mask of the techniques named (bit i for `Technique::ALL[i]`); an unknown name is an
+/// error naming `flag` and the kind's techniques.
+pub fn technique_mask<T: Technique>(names: &[String], flag: &str) -> Result<u64, String> {
+    names.iter().try_fold(0u64, |m, name| match technique_named::<T>(name.trim()) {
+        Some(t) => Ok(m | 1 << t.index()),
+        None => Err(format!(
+            "--{flag} {name}: no such technique (the techniques are {})",
+            T::ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+        )),
+    })
+}
+
+/// The technique named `name`, if the kind has one.
+pub fn technique_named<T: Technique>(name: &str) -> Option<T> {
+    T::ALL.iter().copied().find(|t| t.name() == name)
 }
 
 #[cfg(test)]
@@ -239,6 +465,7 @@ mod tests {
     }
 
     /// Open tasks (`None` = closed). With `stuck`, applying closes nothing (a broken kind).
+    #[derive(Clone)]
     struct Tasks {
         open: Vec<Option<Toy>>,
         stuck: bool,
@@ -261,6 +488,25 @@ mod tests {
             if !self.stuck {
                 self.open[*step] = None;
             }
+        }
+        fn effect(&self, _tech: Toy, step: &usize) -> Effect {
+            Effect { place: vec![(*step, 1)], cells: vec![*step], ..Effect::default() }
+        }
+        fn coord(&self, cell: usize) -> (usize, usize) {
+            (0, cell)
+        }
+        fn cell_count(&self) -> usize {
+            self.open.len()
+        }
+        fn is_placed(&self, cell: usize) -> bool {
+            self.open[cell].is_none()
+        }
+        /// The open tasks that need level 2 or more: one guess closes them.
+        fn bivalue_cells(&self) -> Vec<usize> {
+            (0..self.open.len()).filter(|&i| self.open[i].is_some_and(|t| t.level() > 1)).collect()
+        }
+        fn place_solution(&self, cell: usize) -> usize {
+            cell
         }
     }
 
@@ -311,6 +557,61 @@ mod tests {
         let r = rate(&mut tasks(&[Toy::C]), Some(&mut log));
         assert_eq!(log.len(), 2);
         assert_eq!((r.steps, r.hardest_level), (2.0 + 1.0, 2));
+    }
+
+    #[test]
+    fn path_records_each_applied_step_with_the_cost_since_the_previous() {
+        use Toy::*;
+        let mut trace = Trace::with_path();
+        let mut pos = tasks(&[Trial, C, B, A, A]);
+        let r = rate_traced(&mut pos, Some(&mut trace));
+        let path = trace.path.unwrap();
+        let got: Vec<(&str, u8, f64, Vec<[usize; 3]>)> =
+            path.iter().map(|s| (s.technique, s.level, s.cost, s.place.clone())).collect();
+        // Costs as in the ladder test above: failed tries count toward the next applied step.
+        let want = [
+            ("a", 1, 2.75, vec![[0, 3, 1]]),
+            ("a", 1, 3.0, vec![[0, 4, 1]]),
+            ("b", 1, 3.5, vec![[0, 2, 1]]),
+            ("c", 2, 4.0 + 1.5, vec![[0, 1, 1]]),
+            ("trial", 3, 2.0 + 1.0 + 1.0, vec![[0, 0, 1]]),
+        ];
+        assert_eq!(got, want);
+        assert_eq!(path.iter().map(|s| s.cost).sum::<f64>(), r.steps);
+        assert_eq!(bottleneck(&path), 5.5 / 18.75);
+        // Level 1 alone closes the A and B tasks; one guess on either open task then leaves a
+        // task that level 1 cannot close: no shortcut. With one hard task, the guess finishes.
+        assert_eq!(trace.shortcut, Some(false));
+        assert!(shortcut(&tasks(&[C, A, B])));
+        assert!(!shortcut(&tasks(&[A, B])), "level 1 alone solves it: nothing to shortcut");
+    }
+
+    #[test]
+    fn techniques_switched_off_are_never_tried() {
+        use Toy::*;
+        // C switched off: level 2 has no technique left, so no try of it is logged or paid
+        // for, and the toy's trial cannot close a C task: the ladder stops unsolved.
+        let mut trace = Trace { off: 1 << C.index(), ..Trace::with_log() };
+        let mut pos = tasks(&[C, A]);
+        let r = rate_traced(&mut pos, Some(&mut trace));
+        assert_eq!(r.usage, [1, 0, 0, 0]);
+        assert!(!pos.is_solved());
+        let log = trace.log.unwrap();
+        assert!(log.iter().all(|e| e.level != 2));
+        assert_eq!(log.iter().filter(|e| e.level == 3).count(), 1);
+        // Trial switched off: a trial task stays open; with it on, it closes.
+        let mut trace = Trace { off: 1 << Trial.index(), ..Trace::default() };
+        let mut pos = tasks(&[Trial, A]);
+        rate_traced(&mut pos, Some(&mut trace));
+        assert!(!pos.is_solved());
+        let mut pos = tasks(&[Trial, A]);
+        rate_traced(&mut pos, Some(&mut Trace::default()));
+        assert!(pos.is_solved());
+    }
+
+    #[test]
+    fn bottleneck_of_an_empty_path_is_zero() {
+        assert_eq!(bottleneck(&[]), 0.0);
     }
 
     #[test]

@@ -21,10 +21,12 @@ use crate::book::report;
 use crate::book::{BookWriter, Calibration, Record, Stats};
 use crate::cli::{Quota, Shard};
 use crate::config::RunConfig;
+use crate::config::UsageError;
 use crate::grade::Grade;
 use crate::kinds::{GradeKey, Kind};
 use crate::pipeline::batch::{self, Boundary, Ended};
-use crate::pipeline::{Context, Processed};
+use crate::pipeline::{Constraint, Context, Processed};
+use crate::rate::{Technique, Trace};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -59,6 +61,82 @@ pub struct Request<'a> {
     pub quiet: bool,
     /// The command line as given, saved with the run.
     pub argv: Vec<String>,
+    pub techniques: &'a Techniques,
+}
+
+/// `--paths` and the technique constraints, as given.
+#[derive(Debug, Default)]
+pub struct Techniques {
+    pub paths: bool,
+    pub require: Vec<String>,
+    pub forbid: Vec<String>,
+    pub max_level: Option<u8>,
+    pub teach: Option<String>,
+    pub no_shortcut: bool,
+    /// Steer generation toward `--require`/`--teach` (off with `--no-steer`).
+    pub steer: bool,
+}
+
+impl Techniques {
+    /// The rating trace and the constraint these ask for (`None`: rate plainly); an unknown
+    /// technique name or level is a usage error naming the flag.
+    pub fn build<K: Kind>(&self, quota: Option<Quota>) -> Result<(Option<Trace>, Constraint), UsageError> {
+        let bit = |flag: &str, name: &str| -> Result<u64, UsageError> {
+            crate::rate::technique_mask::<K::Tech>(std::slice::from_ref(&name.to_string()), flag).map_err(UsageError)
+        };
+        let trial =
+            K::Tech::ALL.iter().filter(|t| t.level() == K::Tech::max_level()).fold(0u64, |m, t| m | 1 << t.index());
+        let mut off = 0u64;
+        for name in &self.forbid {
+            off |= bit("forbid", name)?;
+        }
+        if let Some(l) = self.max_level {
+            if !(1..=K::Tech::max_level()).contains(&l) {
+                return Err(UsageError(format!("--max-level {l}: levels go from 1 to {}", K::Tech::max_level())));
+            }
+            off |= K::Tech::ALL.iter().filter(|t| t.level() > l).fold(0u64, |m, t| m | 1 << t.index());
+        }
+        let mut need = 0u64;
+        for name in &self.require {
+            need |= bit("require", name)?;
+        }
+        if let Some(name) = &self.teach {
+            let t = bit("teach", name)?;
+            let level1 = K::Tech::ALL.iter().filter(|t| t.level() == 1).fold(0u64, |m, t| m | 1 << t.index());
+            if t & level1 != 0 || t & trial != 0 {
+                return Err(UsageError(format!("--teach {name}: choose a technique above level 1, not trial")));
+            }
+            off |= !(level1 | t) & ((1u64 << K::Tech::ALL.len()) - 1);
+            need |= t;
+        }
+        if need & off != 0 {
+            return Err(UsageError("--require names a technique that --forbid or --max-level switches off".into()));
+        }
+        let no_shortcut = if self.no_shortcut {
+            match quota {
+                Some(q) => Grade::ALL.into_iter().filter(|g| q.0[g.index()] > 0).collect(),
+                None => Grade::ALL.to_vec(),
+            }
+        } else {
+            Vec::new()
+        };
+        // Steering digs while the required techniques, those below the lowest of them, and no
+        // others (nor trial, nor what the run switches off) still finish the puzzle.
+        let all = (1u64 << K::Tech::ALL.len()) - 1;
+        let lowest = K::Tech::ALL.iter().filter(|t| need >> t.index() & 1 == 1).map(|t| t.level()).min();
+        let steer_off = lowest.filter(|_| self.steer).map(|low| {
+            let below = K::Tech::ALL.iter().filter(|t| t.level() < low).fold(0u64, |m, t| m | 1 << t.index());
+            (all & !(need | below)) | trial | off
+        });
+        let constraint = Constraint { require: need, need_off: trial, no_shortcut, steer_off };
+        let trace = (self.paths || off != 0 || self.no_shortcut).then(|| Trace {
+            off,
+            path: self.paths.then(Vec::new),
+            want_shortcut: self.paths || self.no_shortcut,
+            ..Trace::default()
+        });
+        Ok((trace, constraint))
+    }
 }
 
 impl Request<'_> {
@@ -151,7 +229,7 @@ fn start<'a, K: Kind>(
         progress: None,
     };
     let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?)?);
-    let book = BookWriter::create::<K>(dir.staging(), req.overflow)?;
+    let book = BookWriter::create::<K>(dir.staging(), req.overflow, req.techniques.paths)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
     let state = State { book, dedup, stats: Stats::new::<K>().in_dir(dir.staging()), progress: Progress::default() };
     let mut sink = new_sink::<K>(dir, saved, state, req, cfg.run.save_every)?;
@@ -226,6 +304,7 @@ pub fn generate<K: Kind>(
     let mut ctx =
         Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(&key)).with_target(cfg.target_for(key.size));
     ctx.shard = req.shard;
+    (ctx.trace, ctx.constraint) = req.techniques.build::<K>(req.order)?;
     let mut slot = None;
     let mut sink = match &resumed {
         Some((dir, saved)) => reopen::<K>(cfg, dir, saved.clone(), req)?,

@@ -91,7 +91,11 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
     }
     let dir = OutDir::open(out, force, &marker)?;
     let staging = dir.staging().to_path_buf();
-    let mut book = BookWriter::create::<K>(&staging, order.is_some())?;
+    let paths = shards.iter().map(|s| s.dir.join("paths.jsonl").exists()).collect::<Vec<_>>();
+    if paths.iter().any(|&p| p != paths[0]) {
+        return Err(UsageError("some shards recorded solution paths (--paths) and others did not".into()).into());
+    }
+    let mut book = BookWriter::create::<K>(&staging, order.is_some(), paths[0])?;
     let expected = cals.iter().map(|c| c.candidates.accepted).sum::<u64>();
     let mut dedup = Dedup::create(&staging, Vec::new(), expected)?;
     let mut stats = Stats::new::<K>().in_dir(&staging);
@@ -166,6 +170,9 @@ impl Merger<'_> {
         }
         self.dedup.insert(rec.canonical)?;
         self.stats.add_record(rec.grade, rec.centi_steps, rec.hardest_level, &rec.usage)?;
+        if let Some((_, b, s)) = &rec.path {
+            self.stats.add_path(rec.grade, *b, *s);
+        }
         let g = rec.grade.index();
         let level = rec.steer as usize;
         if tally.made.len() <= level {
@@ -175,11 +182,11 @@ impl Merger<'_> {
         let room = self.order.is_none_or(|q| tally.emitted[g] < q.0[g]);
         match rec.csv {
             Some(csv) if room => {
-                self.book.write(rec.grade, &Record { csv, json: rec.json })?;
+                self.book.write(rec.grade, &Record { csv, json: rec.json, path: rec.path.map(|p| p.0) })?;
                 tally.emitted[g] += 1;
             }
             _ => {
-                self.book.write_overflow(&Record { csv: String::new(), json: rec.json })?;
+                self.book.write_overflow(&Record { csv: String::new(), json: rec.json, path: None })?;
                 tally.surplus[g] += 1;
             }
         }

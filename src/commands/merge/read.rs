@@ -25,6 +25,9 @@ pub struct InRecord {
     pub csv: Option<String>,
     /// The JSON object without its newline.
     pub json: String,
+    /// The record's `paths.jsonl` line (without its newline) and its bottleneck and shortcut,
+    /// when the shard recorded paths.
+    pub path: Option<(String, f64, bool)>,
 }
 
 /// The fields of a JSON record the merge needs; the rest is carried as text.
@@ -70,6 +73,8 @@ impl Lines {
 pub struct Stream {
     csv: Option<Lines>,
     jsonl: Lines,
+    /// `paths.jsonl`, read in step with the book's records.
+    paths: Option<Lines>,
     last: Option<u64>,
 }
 
@@ -78,7 +83,9 @@ impl Stream {
     pub fn book(dir: &Path) -> Result<Stream> {
         let mut csv = Lines::open(dir.join("puzzles.csv"))?;
         csv.next()?; // the header
-        Ok(Stream { csv: Some(csv), jsonl: Lines::open(dir.join("puzzles.jsonl"))?, last: None })
+        let paths = dir.join("paths.jsonl");
+        let paths = if paths.exists() { Some(Lines::open(paths)?) } else { None };
+        Ok(Stream { csv: Some(csv), jsonl: Lines::open(dir.join("puzzles.jsonl"))?, paths, last: None })
     }
 
     /// The shard's `overflow.jsonl`, if it has one.
@@ -87,7 +94,7 @@ impl Stream {
         if !path.exists() {
             return Ok(None);
         }
-        Ok(Some(Stream { csv: None, jsonl: Lines::open(path)?, last: None }))
+        Ok(Some(Stream { csv: None, jsonl: Lines::open(path)?, paths: None, last: None }))
     }
 
     /// The next record, checked: both forms agree and indices increase.
@@ -105,11 +112,28 @@ impl Stream {
         };
         json.pop();
         let at = format!("{} line {}", self.jsonl.path.display(), self.jsonl.line);
-        let rec = match csv {
+        let mut rec = match csv {
             Some(line) => from_csv::<K>(line, json, &at)?,
             None if self.csv.is_some() => bail!("{at}: puzzles.csv has fewer records than puzzles.jsonl"),
             None => from_json::<K>(json, &at)?,
         };
+        if let Some(paths) = &mut self.paths {
+            let Some(mut line) = paths.next()? else { bail!("{at}: paths.jsonl has fewer lines than puzzles.jsonl") };
+            line.pop();
+            let id = rec.json.split('"').nth(3).unwrap_or_default();
+            if !line.starts_with(&format!("{{\"id\":\"{id}\"")) {
+                bail!("{} line {}: not the path of {id}", paths.path.display(), paths.line);
+            }
+            let f = rec.csv.as_deref().map(fields).unwrap_or_default();
+            let (b, s) = match f.as_slice() {
+                [.., b, s] => (b.parse::<f64>().ok(), s.parse::<bool>().ok()),
+                _ => (None, None),
+            };
+            let (Some(b), Some(s)) = (b, s) else {
+                bail!("{at}: a record of a run with paths ends with bottleneck,shortcut")
+            };
+            rec.path = Some((line, b, s));
+        }
         if self.last.is_some_and(|l| l >= rec.index) {
             bail!("{at}: candidate {} is out of order", rec.index);
         }
@@ -167,6 +191,7 @@ fn from_csv<K: Kind>(csv: String, json: String, at: &str) -> Result<InRecord> {
         usage,
         csv: Some(csv),
         json,
+        path: None,
     })
 }
 
@@ -187,5 +212,6 @@ fn from_json<K: Kind>(json: String, at: &str) -> Result<InRecord> {
         usage,
         csv: None,
         json,
+        path: None,
     })
 }

@@ -13,7 +13,7 @@ pub mod techniques;
 
 use super::{Generated, Kind, KindId, Rated, Reject, Solved};
 use crate::common::cage::sum_combos;
-use crate::rate::{self, LogEntry};
+use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use solve::Layout;
@@ -176,10 +176,10 @@ impl Kind for KakuroKind {
         }
     }
 
-    fn rate(puzzle: &Kakuro, solution: &Grid, log: Option<&mut Vec<LogEntry>>) -> Rated {
+    fn rate(puzzle: &Kakuro, solution: &Grid, trace: Option<&mut Trace>) -> Rated {
         let lay = Layout::new(puzzle).expect("rated puzzles have a valid layout");
         let mut pos = techniques::Position::new(&lay, solution);
-        let rating = rate::rate(&mut pos, log);
+        let rating = rate::rate_traced(&mut pos, trace);
         Rated { solved: pos.is_done(), unsound: pos.unsound, rating }
     }
 

@@ -8,7 +8,7 @@
 
 use super::solve::{combo_support, Layout, Propagator, State, ALL};
 use crate::common::latin;
-use crate::rate::{assume, Solving, Tally, Technique};
+use crate::rate::{assume, Effect, Solving, Tally, Technique};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Tech {
@@ -118,17 +118,19 @@ pub enum Step {
         cell: usize,
         digit: u8,
     },
-    /// (cell, digits to remove) pairs.
-    Remove(Vec<(usize, u16)>),
+    /// (cell, digits to remove) pairs; then the cells the removal rests on (solution paths).
+    Remove(Vec<(usize, u16)>, Vec<usize>),
 }
 
 /// A band for the area-sum technique: the cells outside the crossing runs lying wholly inside
 /// it and what they add up to.
+#[derive(Clone)]
 struct Band {
     cells: Vec<usize>,
     total: i32,
 }
 
+#[derive(Clone)]
 pub struct Position<'a> {
     lay: &'a Layout,
     pub cand: Vec<u16>,
@@ -267,13 +269,24 @@ impl<'a> Position<'a> {
         (union, must)
     }
 
-    fn removal(&self, pairs: Vec<(usize, u16)>) -> Option<Step> {
+    fn removal(&self, pairs: Vec<(usize, u16)>, from: impl FnOnce() -> Vec<usize>) -> Option<Step> {
         let pairs: Vec<(usize, u16)> = pairs
             .into_iter()
             .filter(|&(c, d)| !self.placed[c] && self.cand[c] & d != 0)
             .map(|(c, d)| (c, self.cand[c] & d))
             .collect();
-        (!pairs.is_empty()).then_some(Step::Remove(pairs))
+        (!pairs.is_empty()).then(|| Step::Remove(pairs, from()))
+    }
+
+    /// "across 16 at r2c4": the run's direction, sum and first cell.
+    fn run_name(&self, r: usize) -> String {
+        let run = &self.lay.runs[r];
+        let (row, col) = self.coord(run.cells[0] as usize);
+        format!("{} {} at r{}c{}", if run.across { "across" } else { "down" }, run.sum, row + 1, col + 1)
+    }
+
+    fn run_cells(&self, r: usize) -> Vec<usize> {
+        self.lay.runs[r].cells.iter().map(|&w| w as usize).collect()
     }
 
     fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
@@ -309,7 +322,12 @@ impl<'a> Position<'a> {
             let outside = ALL & !run.combos[0];
             let hit = run.combos.len() == 1
                 && run.cells.iter().any(|&w| !self.placed[w as usize] && self.cand[w as usize] & outside != 0);
-            t.record(hit.then(|| self.removal(run.cells.iter().map(|&w| (w as usize, outside)).collect())).flatten());
+            t.record(
+                hit.then(|| {
+                    self.removal(run.cells.iter().map(|&w| (w as usize, outside)).collect(), || self.run_cells(r))
+                })
+                .flatten(),
+            );
         }
     }
 
@@ -318,7 +336,12 @@ impl<'a> Position<'a> {
         for c in self.empty_cells() {
             let [a, d] = self.lay.cell_runs[c];
             let keep = unions[a as usize] & unions[d as usize];
-            t.record((self.cand[c] & !keep != 0).then(|| Step::Remove(vec![(c, self.cand[c] & !keep)])));
+            t.record((self.cand[c] & !keep != 0).then(|| {
+                let mut from = self.run_cells(a as usize);
+                from.extend(self.run_cells(d as usize));
+                from.retain(|&o| o != c);
+                Step::Remove(vec![(c, self.cand[c] & !keep)], from)
+            }));
         }
     }
 
@@ -354,7 +377,10 @@ impl<'a> Position<'a> {
                 .any(|(i, &w)| !self.placed[w as usize] && self.cand[w as usize] & !keep[i] != 0);
             t.record(
                 hit.then(|| {
-                    self.removal(run.cells.iter().enumerate().map(|(i, &w)| (w as usize, ALL & !keep[i])).collect())
+                    self.removal(
+                        run.cells.iter().enumerate().map(|(i, &w)| (w as usize, ALL & !keep[i])).collect(),
+                        || self.run_cells(r),
+                    )
                 })
                 .flatten(),
             );
@@ -394,10 +420,11 @@ impl<'a> Position<'a> {
             for (i, &w) in cells.iter().enumerate() {
                 house[i] = if self.placed[w as usize] { 0 } else { self.cand[w as usize] };
             }
-            latin::naked_subsets(&house[..cells.len()], k, t, |_, others, digits| {
+            latin::naked_subsets(&house[..cells.len()], k, t, |subset, others, digits| {
                 let pairs =
                     (0..cells.len()).filter(|i| others >> i & 1 == 1).map(|i| (cells[i] as usize, digits as u16));
-                self.removal(pairs.collect()).unwrap_or(Step::Remove(Vec::new()))
+                let from = || (0..cells.len()).filter(|i| subset >> i & 1 == 1).map(|i| cells[i] as usize).collect();
+                self.removal(pairs.collect(), from).unwrap_or(Step::Remove(Vec::new(), Vec::new()))
             });
         }
     }
@@ -445,7 +472,7 @@ impl<'a> Position<'a> {
                 let keep = fits.fold(0u16, |m, d| m | 1 << d);
                 pairs.push((open[i], ALL & !keep));
             }
-            t.record(self.removal(pairs));
+            t.record(self.removal(pairs, || band.cells.clone()));
         }
     }
 
@@ -470,14 +497,14 @@ impl<'a> Position<'a> {
     fn forcing_chain(&self, t: &mut Tally<Step>) {
         let Some(base) = self.base() else { return };
         let mut prop = Propagator::new(self.lay);
-        let remove = |c: usize, digits: u16| Step::Remove(vec![(c, digits)]);
+        let remove = |pivot: usize, c: usize, digits: u16| Step::Remove(vec![(c, digits)], vec![pivot]);
         assume::forcing_chains(&self.cand, &self.placed, |c, d| self.assume(&base, &mut prop, c, d), remove, t);
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
         let Some(base) = self.base() else { return };
         let mut prop = Propagator::new(self.lay);
-        let remove = |c: usize, digits: u16| Step::Remove(vec![(c, digits)]);
+        let remove = |c: usize, digits: u16| Step::Remove(vec![(c, digits)], vec![c]);
         let guess = |c: usize| Step::Place { cell: c, digit: self.solution[c] };
         assume::trial(&self.cand, &self.placed, |c, d| self.assume(&base, &mut prop, c, d), remove, guess, t);
     }
@@ -510,8 +537,78 @@ impl Solving for Position<'_> {
     fn apply(&mut self, step: &Step) {
         match step {
             Step::Place { cell, digit } => self.place(*cell, *digit),
-            Step::Remove(pairs) => self.remove(pairs),
+            Step::Remove(pairs, _) => self.remove(pairs),
         }
+    }
+
+    fn effect(&self, tech: Tech, step: &Step) -> Effect {
+        let lay = self.lay;
+        match step {
+            &Step::Place { cell, digit } => {
+                let run =
+                    |r: usize| (self.run_cells(r).into_iter().filter(|&o| o != cell).collect(), Some(self.run_name(r)));
+                let runs = lay.cell_runs[cell].map(|r| r as usize);
+                let (cells, unit) = match tech {
+                    Tech::LastRunCell => {
+                        match runs.into_iter().find(|&r| {
+                            let (_, sum, empty) = self.run_state(r);
+                            empty == 1 && lay.runs[r].sum as i32 - sum == digit as i32
+                        }) {
+                            Some(r) => run(r),
+                            None => (vec![cell], None),
+                        }
+                    }
+                    Tech::HiddenSingle => match runs.into_iter().find(|&r| {
+                        let must = self.combos_of(r).1 & !self.run_state(r).0;
+                        must >> digit & 1 == 1
+                            && lay.runs[r].cells.iter().all(|&w| {
+                                let w = w as usize;
+                                w == cell || self.placed[w] || self.cand[w] >> digit & 1 == 0
+                            })
+                    }) {
+                        Some(r) => run(r),
+                        None => (vec![cell], None),
+                    },
+                    _ => (vec![cell], None),
+                };
+                Effect { place: vec![(cell, digit)], remove: Vec::new(), cells, unit }
+            }
+            Step::Remove(pairs, from) => {
+                let remove = pairs
+                    .iter()
+                    .flat_map(|&(c, m)| (1..=9u8).filter(move |&d| m >> d & 1 == 1).map(move |d| (c, d)))
+                    .filter(|&(c, d)| !self.placed[c] && self.cand[c] >> d & 1 == 1)
+                    .collect();
+                let unit = match tech {
+                    Tech::ForcingChain | Tech::Trial | Tech::AreaSum | Tech::RunIntersection => None,
+                    _ => (0..lay.runs.len())
+                        .find(|&r| !from.is_empty() && from.iter().all(|&c| lay.runs[r].cells.contains(&(c as u32))))
+                        .map(|r| self.run_name(r)),
+                };
+                Effect { place: Vec::new(), remove, cells: from.clone(), unit }
+            }
+        }
+    }
+
+    fn coord(&self, cell: usize) -> (usize, usize) {
+        let g = self.lay.whites[cell] as usize;
+        (g / self.lay.cols, g % self.lay.cols)
+    }
+
+    fn cell_count(&self) -> usize {
+        self.cand.len()
+    }
+
+    fn is_placed(&self, cell: usize) -> bool {
+        self.placed[cell]
+    }
+
+    fn bivalue_cells(&self) -> Vec<usize> {
+        self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2).collect()
+    }
+
+    fn place_solution(&self, cell: usize) -> Step {
+        Step::Place { cell, digit: self.solution[cell] }
     }
 
     fn describe(&self, step: &Step) -> String {
@@ -522,7 +619,7 @@ impl Solving for Position<'_> {
         let digits = |m: u16| (1..=9).filter(|d| m >> d & 1 == 1).map(|d| d.to_string()).collect::<String>();
         match step {
             Step::Place { cell, digit } => format!("{}={digit}", name(*cell)),
-            Step::Remove(pairs) => {
+            Step::Remove(pairs, _) => {
                 let parts: Vec<String> = pairs.iter().map(|&(c, m)| format!("{}-{{{}}}", name(c), digits(m))).collect();
                 format!("remove {}", parts.join(" "))
             }

@@ -12,7 +12,7 @@ pub mod techniques;
 
 use super::{Generated, Kind, KindId, Rated, Reject, Solved};
 use crate::common::cage::Op;
-use crate::rate::{self, LogEntry};
+use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
@@ -256,9 +256,9 @@ impl Kind for KenKenKind {
         Solved { count: f.count, first: f.first, undecided: f.aborted }
     }
 
-    fn rate(puzzle: &KenKen, solution: &Grid, log: Option<&mut Vec<LogEntry>>) -> Rated {
+    fn rate(puzzle: &KenKen, solution: &Grid, trace: Option<&mut Trace>) -> Rated {
         let mut pos = techniques::Position::new(puzzle, solution);
-        let rating = rate::rate(&mut pos, log);
+        let rating = rate::rate_traced(&mut pos, trace);
         Rated { solved: pos.is_done(), unsound: pos.unsound, rating }
     }
 

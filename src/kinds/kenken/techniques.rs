@@ -10,7 +10,7 @@ use super::solve::Board;
 use super::KenKen;
 use crate::common::cage::Op;
 use crate::common::latin;
-use crate::rate::{assume, Solving, Tally, Technique};
+use crate::rate::{assume, fish_unit, Effect, Solving, Tally, Technique};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -138,10 +138,11 @@ impl Technique for Tech {
     }
 }
 
+/// One move of the rater; `from` is the pattern a removal rests on (solution paths).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     Place { cell: usize, digit: u8 },
-    Remove { cells: Vec<usize>, digits: u16 },
+    Remove { cells: Vec<usize>, digits: u16, from: Vec<usize> },
 }
 
 /// A cage's filtered digits as last computed: (cage version, per-cell digits and must digits,
@@ -151,8 +152,9 @@ type CageMemo = (u32, Option<(Rc<[u16]>, u16)>);
 /// Candidates and their propagation fixpoint (None on a contradiction).
 type FixMemo = (Vec<u16>, Option<Vec<u16>>);
 
+#[derive(Clone)]
 pub struct Position<'a> {
-    board: Board<'a>,
+    board: Rc<Board<'a>>,
     /// Bumped whenever a cell of the cage changes; the memo is valid while it matches.
     cage_version: Vec<u32>,
     cage_memo: std::cell::RefCell<Vec<Option<CageMemo>>>,
@@ -186,7 +188,7 @@ impl<'a> Position<'a> {
             cage_version: vec![0; cages],
             cage_memo: std::cell::RefCell::new(vec![None; cages]),
             fix_memo: std::cell::RefCell::new(None),
-            board,
+            board: Rc::new(board),
         }
     }
 
@@ -238,9 +240,9 @@ impl<'a> Position<'a> {
         }
     }
 
-    fn removal(&self, cells: Vec<usize>, digits: u16) -> Option<Step> {
+    fn removal(&self, cells: Vec<usize>, digits: u16, from: impl FnOnce() -> Vec<usize>) -> Option<Step> {
         let cells: Vec<usize> = cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect();
-        (!cells.is_empty()).then_some(Step::Remove { cells, digits })
+        (!cells.is_empty()).then(|| Step::Remove { cells, digits, from: from() })
     }
 
     fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
@@ -322,7 +324,7 @@ impl<'a> Position<'a> {
                     .zip(union.iter())
                     .map(|(&c, &u)| (c, if as_set { any } else { u }))
                     .find(|&(c, keep)| !self.placed[c] && self.cand[c] & !keep != 0)
-                    .map(|(c, keep)| Step::Remove { cells: vec![c], digits: self.cand[c] & !keep })
+                    .map(|(c, keep)| Step::Remove { cells: vec![c], digits: self.cand[c] & !keep, from: cells.clone() })
             });
             t.record(found);
         }
@@ -338,17 +340,22 @@ impl<'a> Position<'a> {
     }
 
     /// A removal step keeping only the cells that lose something (the ladder applies it as is).
-    fn removal_step(&self, cells: Vec<usize>, digits: u16) -> Step {
+    fn removal_step(&self, cells: Vec<usize>, digits: u16, from: Vec<usize>) -> Step {
         Step::Remove {
             cells: cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect(),
             digits,
+            from,
         }
     }
 
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
         for line in &self.lines {
-            latin::naked_subsets(&self.line_cands(line), k, t, |_, others, digits| {
-                self.removal_step(Self::positions(line, others as u16), digits as u16)
+            latin::naked_subsets(&self.line_cands(line), k, t, |subset, others, digits| {
+                self.removal_step(
+                    Self::positions(line, others as u16),
+                    digits as u16,
+                    Self::positions(line, subset as u16),
+                )
             });
         }
     }
@@ -356,7 +363,8 @@ impl<'a> Position<'a> {
     fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
         for line in &self.lines {
             latin::hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
-                self.removal_step(Self::positions(line, cells as u16), self.board.full() & !(set as u16))
+                let at = Self::positions(line, cells as u16);
+                self.removal_step(at.clone(), self.board.full() & !(set as u16), at)
             });
         }
     }
@@ -387,52 +395,69 @@ impl<'a> Position<'a> {
                     target.extend((0..n).map(|i| i * n + holders[0] % n));
                 }
                 target.retain(|c| !cells.contains(c));
-                t.record(self.removal(target, 1 << d));
+                t.record(self.removal(target, 1 << d, || holders.clone()));
             }
         }
     }
 
     fn line_sum(&self, t: &mut Tally<Step>) {
-        let n = self.n;
-        let total = (n * (n + 1) / 2) as i64;
         for line in &self.lines {
             if line.iter().all(|&c| self.placed[c]) {
                 continue;
             }
-            let mut known = 0i64;
-            let mut covered = vec![false; n];
-            for (i, &c) in line.iter().enumerate() {
-                if self.placed[c] {
-                    known += self.cand[c].trailing_zeros() as i64;
-                    covered[i] = true;
-                }
-            }
-            for (k, cells) in self.board.cells.iter().enumerate() {
-                let cage = &self.board.puzzle.cages[k];
-                let inside = cells.iter().all(|c| line.contains(c));
-                if inside && matches!(cage.op, Op::Add | Op::Given) && cells.iter().any(|&c| !self.placed[c]) {
-                    known += cage.target as i64
-                        - cells
-                            .iter()
-                            .filter(|&&c| self.placed[c])
-                            .map(|&c| self.cand[c].trailing_zeros() as i64)
-                            .sum::<i64>();
-                    for c in cells {
-                        covered[line.iter().position(|x| x == c).expect("inside")] = true;
-                    }
-                }
-            }
-            let rest: Vec<usize> = (0..n).filter(|&i| !covered[i]).map(|i| line[i]).collect();
-            let found = if rest.len() == 1 {
-                let v = total - known;
-                let c = rest[0];
-                ((1..=n as i64).contains(&v) && self.cand[c] != 1 << v && self.cand[c] >> v & 1 == 1)
-                    .then_some(Step::Place { cell: c, digit: v as u8 })
-            } else {
-                None
-            };
+            let found = self.line_sum_fixed(line).map(|(c, v)| Step::Place { cell: c, digit: v });
             t.record(found);
         }
+    }
+
+    /// The cell of `line` that the line's sum fixes and its digit, when the sum cages inside
+    /// the line and the placed digits cover all of it but that one cell (and the digit is one
+    /// of its candidates, not yet alone).
+    fn line_sum_fixed(&self, line: &[usize]) -> Option<(usize, u8)> {
+        let n = self.n;
+        let total = (n * (n + 1) / 2) as i64;
+        let mut known = 0i64;
+        let mut covered = vec![false; n];
+        for (i, &c) in line.iter().enumerate() {
+            if self.placed[c] {
+                known += self.cand[c].trailing_zeros() as i64;
+                covered[i] = true;
+            }
+        }
+        for (k, cells) in self.board.cells.iter().enumerate() {
+            let cage = &self.board.puzzle.cages[k];
+            let inside = cells.iter().all(|c| line.contains(c));
+            if inside && matches!(cage.op, Op::Add | Op::Given) && cells.iter().any(|&c| !self.placed[c]) {
+                known += cage.target as i64
+                    - cells
+                        .iter()
+                        .filter(|&&c| self.placed[c])
+                        .map(|&c| self.cand[c].trailing_zeros() as i64)
+                        .sum::<i64>();
+                for c in cells {
+                    covered[line.iter().position(|x| x == c).expect("inside")] = true;
+                }
+            }
+        }
+        let mut rest = (0..n).filter(|&i| !covered[i]).map(|i| line[i]);
+        let (Some(c), None) = (rest.next(), rest.next()) else { return None };
+        let v = total - known;
+        ((1..=n as i64).contains(&v) && self.cand[c] != 1 << v && self.cand[c] >> v & 1 == 1).then_some((c, v as u8))
+    }
+
+    fn line_sum_fixes(&self, line: &[usize], cell: usize, digit: u8) -> bool {
+        self.line_sum_fixed(line) == Some((cell, digit))
+    }
+
+    /// "cage 12× at r1c1": its operation, target and first cell.
+    fn cage_name(&self, k: usize) -> String {
+        let cage = &self.board.puzzle.cages[k];
+        let c = self.board.cells[k].iter().copied().min().unwrap_or(0);
+        let op = match cage.op {
+            Op::Given => "",
+            op => op.symbol(),
+        };
+        format!("cage {}{op} at r{}c{}", cage.target, c / self.n + 1, c % self.n + 1)
     }
 
     fn x_wing(&self, t: &mut Tally<Step>) {
@@ -459,7 +484,15 @@ impl<'a> Position<'a> {
                     2,
                     t,
                     |b, c| !cells(b, c).is_empty(),
-                    |b, c| Step::Remove { cells: cells(b, c), digits: 1 << d },
+                    |b, c| Step::Remove {
+                        cells: cells(b, c),
+                        digits: 1 << d,
+                        from: (0..n)
+                            .filter(|&i| b >> i & 1 == 1)
+                            .flat_map(|i| (0..n).map(move |j| at(i, j)))
+                            .filter(|&x| !self.placed[x] && self.cand[x] >> d & 1 == 1)
+                            .collect(),
+                    },
                 );
             }
         }
@@ -497,12 +530,12 @@ impl<'a> Position<'a> {
     }
 
     fn forcing_chain(&self, t: &mut Tally<Step>) {
-        let remove = |c: usize, digits: u16| Step::Remove { cells: vec![c], digits };
+        let remove = |pivot: usize, c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![pivot] };
         assume::forcing_chains(&self.cand, &self.placed, |c, d| self.assume(c, d), remove, t);
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
-        let remove = |c: usize, digits: u16| Step::Remove { cells: vec![c], digits };
+        let remove = |c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![c] };
         let guess = |c: usize| Step::Place { cell: c, digit: self.solution[c] };
         assume::trial(&self.cand, &self.placed, |c, d| self.assume(c, d), remove, guess, t);
     }
@@ -541,15 +574,91 @@ impl Solving for Position<'_> {
     fn apply(&mut self, step: &Step) {
         match step {
             Step::Place { cell, digit } => self.place(*cell, *digit),
-            Step::Remove { cells, digits } => self.remove(cells, *digits),
+            Step::Remove { cells, digits, .. } => self.remove(cells, *digits),
         }
+    }
+
+    fn effect(&self, tech: Tech, step: &Step) -> Effect {
+        let n = self.n;
+        match step {
+            &Step::Place { cell, digit } => {
+                let cage = self.board.cage_of[cell];
+                let (cells, unit) = match tech {
+                    // The first line (rows, then columns) where the digit has no other place.
+                    Tech::HiddenSingle => match self.lines.iter().position(|l| {
+                        l.contains(&cell)
+                            && l.iter().filter(|&&o| !self.placed[o] && self.cand[o] >> digit & 1 == 1).count() == 1
+                    }) {
+                        Some(l) => {
+                            (self.lines[l].iter().copied().filter(|&o| o != cell).collect(), Some(line_name(l, n)))
+                        }
+                        None => (vec![cell], None),
+                    },
+                    Tech::LastCageCell => (
+                        self.board.cells[cage].iter().copied().filter(|&o| o != cell).collect(),
+                        Some(self.cage_name(cage)),
+                    ),
+                    Tech::OneCellCage => (vec![cell], Some(self.cage_name(cage))),
+                    Tech::LineSum => {
+                        let l = self.lines.iter().position(|l| l.contains(&cell)).unwrap_or(0);
+                        // The row or the column: the one whose sum cages fix the cell.
+                        let l = [cell / n, n + cell % n]
+                            .into_iter()
+                            .find(|&l| self.line_sum_fixes(&self.lines[l], cell, digit))
+                            .unwrap_or(l);
+                        (self.lines[l].iter().copied().filter(|&o| o != cell).collect(), Some(line_name(l, n)))
+                    }
+                    _ => (vec![cell], None),
+                };
+                Effect { place: vec![(cell, digit)], remove: Vec::new(), cells, unit }
+            }
+            Step::Remove { cells, digits, from } => {
+                let remove = cells
+                    .iter()
+                    .flat_map(|&c| (1..=n as u8).filter(move |&d| digits >> d & 1 == 1).map(move |d| (c, d)))
+                    .filter(|&(c, d)| !self.placed[c] && self.cand[c] >> d & 1 == 1)
+                    .collect();
+                let unit = match tech {
+                    Tech::XWing => Some(fish_unit(&from.iter().map(|&c| (c / n, c % n)).collect::<Vec<_>>())),
+                    Tech::CageDigits | Tech::CageCombination | Tech::CageLine => {
+                        from.first().map(|&c| self.cage_name(self.board.cage_of[c]))
+                    }
+                    Tech::ForcingChain | Tech::Trial => None,
+                    _ => (!from.is_empty())
+                        .then(|| self.lines.iter().position(|l| from.iter().all(|c| l.contains(c))))
+                        .flatten()
+                        .map(|l| line_name(l, n)),
+                };
+                Effect { place: Vec::new(), remove, cells: from.clone(), unit }
+            }
+        }
+    }
+
+    fn coord(&self, cell: usize) -> (usize, usize) {
+        (cell / self.n, cell % self.n)
+    }
+
+    fn cell_count(&self) -> usize {
+        self.cand.len()
+    }
+
+    fn is_placed(&self, cell: usize) -> bool {
+        self.placed[cell]
+    }
+
+    fn bivalue_cells(&self) -> Vec<usize> {
+        self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2).collect()
+    }
+
+    fn place_solution(&self, cell: usize) -> Step {
+        Step::Place { cell, digit: self.solution[cell] }
     }
 
     fn describe(&self, step: &Step) -> String {
         let name = |c: usize| format!("r{}c{}", c / self.n + 1, c % self.n + 1);
         match step {
             Step::Place { cell, digit } => format!("{}={digit}", name(*cell)),
-            Step::Remove { cells, digits } => {
+            Step::Remove { cells, digits, .. } => {
                 let ds: Vec<String> = (1..=self.n).filter(|d| digits >> d & 1 == 1).map(|d| d.to_string()).collect();
                 format!(
                     "remove {{{}}} from {}",
@@ -558,5 +667,14 @@ impl Solving for Position<'_> {
                 )
             }
         }
+    }
+}
+
+/// "row 3" or "column 5" for line `l` (rows first).
+fn line_name(l: usize, n: usize) -> String {
+    if l < n {
+        format!("row {}", l + 1)
+    } else {
+        format!("column {}", l - n + 1)
     }
 }

@@ -15,7 +15,7 @@ pub mod steer;
 pub mod techniques;
 
 use super::{Generated, Kind, KindId, Rated, Reject, Solved};
-use crate::rate::{self, LogEntry};
+use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
@@ -86,14 +86,27 @@ impl Kind for Sudoku {
         Ok(Generated { puzzle, solution, repairs: 0, proven_unique: false })
     }
 
+    fn generate_within(
+        params: &SudokuParams,
+        rng: &mut Xoshiro256PlusPlus,
+        solvable: &dyn Fn(&Grid, &Grid) -> bool,
+    ) -> Option<Result<Generated<Self>, Reject>> {
+        Some(generate::generate_within(params.symmetry, rng, solvable).map(|(puzzle, solution)| Generated {
+            puzzle,
+            solution,
+            repairs: 0,
+            proven_unique: false,
+        }))
+    }
+
     fn solve(puzzle: &Grid, limit: usize) -> Solved<Grid> {
         let f = solve::count_solutions(puzzle, limit);
         Solved { count: f.count, first: f.first, undecided: false }
     }
 
-    fn rate(puzzle: &Grid, solution: &Grid, log: Option<&mut Vec<LogEntry>>) -> Rated {
+    fn rate(puzzle: &Grid, solution: &Grid, trace: Option<&mut Trace>) -> Rated {
         let mut pos = position::Position::new(puzzle, solution);
-        let rating = rate::rate(&mut pos, log);
+        let rating = rate::rate_traced(&mut pos, trace);
         Rated { rating, solved: pos.empty.is_empty(), unsound: pos.unsound }
     }
 

@@ -34,11 +34,12 @@ pub struct Position {
     single_cells: Cells,
 }
 
-/// One move of the rater: place a digit, or remove some digits from some cells.
+/// One move of the rater: place a digit, or remove some digits from some cells; `from` is the
+/// pattern the removal rests on (solution paths).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     Place { cell: u8, digit: u8 },
-    Remove { cells: Cells, digits: DigitSet },
+    Remove { cells: Cells, digits: DigitSet, from: Cells },
 }
 
 impl Position {
@@ -132,7 +133,7 @@ impl Position {
     pub fn apply(&mut self, step: &Step) {
         match *step {
             Step::Place { cell, digit } => self.place(cell as usize, digit),
-            Step::Remove { cells, digits } => self.remove(cells, digits),
+            Step::Remove { cells, digits, .. } => self.remove(cells, digits),
         }
     }
 

@@ -11,7 +11,7 @@ use super::solve::Prober;
 use crate::common::combos::binom;
 use crate::common::latin;
 use crate::common::DigitSet;
-use crate::rate::{Solving, Tally, Technique};
+use crate::rate::{fish_unit, Effect, Solving, Tally, Technique};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Tech {
@@ -133,8 +133,8 @@ impl Technique for Tech {
 const ALL_DIGITS: DigitSet = DigitSet::full(9);
 
 impl Position {
-    fn removal(&self, cells: Cells, digits: DigitSet) -> Option<Step> {
-        self.removes_any(cells, digits).then_some(Step::Remove { cells, digits })
+    fn removal(&self, cells: Cells, digits: DigitSet, from: Cells) -> Option<Step> {
+        self.removes_any(cells, digits).then_some(Step::Remove { cells, digits, from })
     }
 
     fn naked_single(&self, t: &mut Tally<Step>) {
@@ -159,9 +159,10 @@ impl Position {
 
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
         for h in 0..27 {
-            latin::naked_subsets(&self.house_cands(h), k, t, |_, others, digits| Step::Remove {
+            latin::naked_subsets(&self.house_cands(h), k, t, |subset, others, digits| Step::Remove {
                 cells: Self::cells_of(h, others as u16),
                 digits: DigitSet::from_bits(digits as u16),
+                from: Self::cells_of(h, subset as u16),
             });
         }
     }
@@ -171,6 +172,7 @@ impl Position {
             latin::hidden_subsets(&self.house_cands(h), k, t, |cells, set| Step::Remove {
                 cells: Self::cells_of(h, cells as u16),
                 digits: ALL_DIGITS.without(DigitSet::from_bits(set as u16)),
+                from: Self::cells_of(h, cells as u16),
             });
         }
     }
@@ -194,7 +196,11 @@ impl Position {
                     if dc.and(ln).minus(inter).is_empty() {
                         rem = rem.or(dc.and(bx).minus(inter));
                     }
-                    t.record((!rem.is_empty()).then_some(Step::Remove { cells: rem, digits: DigitSet::single(d) }));
+                    t.record((!rem.is_empty()).then(|| Step::Remove {
+                        cells: rem,
+                        digits: DigitSet::single(d),
+                        from: dc.and(inter),
+                    }));
                 }
             }
         }
@@ -221,7 +227,14 @@ impl Position {
                     n,
                     t,
                     |bases, cover| !eliminated(bases, cover).is_empty(),
-                    |bases, cover| Step::Remove { cells: eliminated(bases, cover), digits: DigitSet::single(d) },
+                    |bases, cover| Step::Remove {
+                        cells: eliminated(bases, cover),
+                        digits: DigitSet::single(d),
+                        from: (0..9)
+                            .filter(|j| bases >> j & 1 == 1)
+                            .fold(Cells::EMPTY, |a, j| a.or(HOUSE_MASK[base_first + j]))
+                            .and(dc),
+                    },
                 );
             }
         }
@@ -254,7 +267,7 @@ impl Position {
                     None
                 } else {
                     let cells = PEERS[a].and(PEERS[b]).minus(Cells::one(p));
-                    self.removal(cells, ca.without(pc))
+                    self.removal(cells, ca.without(pc), Cells::one(p).or(Cells::one(a)).or(Cells::one(b)))
                 };
                 t.record(found);
             });
@@ -280,7 +293,7 @@ impl Position {
                     None
                 } else {
                     let cells = PEERS[p].and(PEERS[a]).and(PEERS[b]);
-                    self.removal(cells, ca.intersect(cb))
+                    self.removal(cells, ca.intersect(cb), Cells::one(p).or(Cells::one(a)).or(Cells::one(b)))
                 };
                 t.record(found);
             });
@@ -345,7 +358,7 @@ impl Position {
         }
         let (z, holders) = loose?;
         let set = quad.iter().fold(Cells::EMPTY, |a, &c| a.or(Cells::one(c)));
-        self.removal(common_peers(holders).minus(set), DigitSet::single(z))
+        self.removal(common_peers(holders).minus(set), DigitSet::single(z), set)
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
@@ -358,7 +371,11 @@ impl Position {
             first_cell.get_or_insert(c);
             for d in self.cand[c].iter() {
                 let refuted = prober.refutes(c, d);
-                t.record(refuted.then_some(Step::Remove { cells: Cells::one(c), digits: DigitSet::single(d) }));
+                t.record(refuted.then_some(Step::Remove {
+                    cells: Cells::one(c),
+                    digits: DigitSet::single(d),
+                    from: Cells::one(c),
+                }));
             }
         }
         if t.first.is_none() {
@@ -403,10 +420,64 @@ impl Solving for Position {
         Position::apply(self, step)
     }
 
+    fn effect(&self, tech: Tech, step: &Step) -> Effect {
+        match *step {
+            Step::Place { cell, digit } => {
+                let c = cell as usize;
+                // A hidden single rests on the first house (in scan order) where the digit has
+                // no other place; any other placement on the cell itself.
+                let house = (tech == Tech::HiddenSingle)
+                    .then(|| {
+                        (0..27).find(|&h| {
+                            HOUSE_MASK[h].contains(c) && self.digit_cells[digit as usize].and(HOUSE_MASK[h]).len() == 1
+                        })
+                    })
+                    .flatten();
+                let cells = match house {
+                    Some(h) => HOUSE_MASK[h].minus(Cells::one(c)).iter().collect(),
+                    None => vec![c],
+                };
+                Effect { place: vec![(c, digit)], remove: Vec::new(), cells, unit: house.map(house_name) }
+            }
+            Step::Remove { cells, digits, from } => {
+                let remove =
+                    cells.iter().flat_map(|c| self.cand[c].intersect(digits).iter().map(move |d| (c, d))).collect();
+                let pattern: Vec<usize> = from.iter().collect();
+                let unit = match tech {
+                    Tech::XWing | Tech::Swordfish | Tech::Jellyfish => {
+                        Some(fish_unit(&pattern.iter().map(|&c| (c / 9, c % 9)).collect::<Vec<_>>()))
+                    }
+                    _ => (0..27).find(|&h| !from.is_empty() && from.minus(HOUSE_MASK[h]).is_empty()).map(house_name),
+                };
+                Effect { place: Vec::new(), remove, cells: pattern, unit }
+            }
+        }
+    }
+
+    fn coord(&self, cell: usize) -> (usize, usize) {
+        (cell / 9, cell % 9)
+    }
+
+    fn cell_count(&self) -> usize {
+        81
+    }
+
+    fn is_placed(&self, cell: usize) -> bool {
+        self.value[cell] != 0
+    }
+
+    fn bivalue_cells(&self) -> Vec<usize> {
+        self.bivalue_cells().iter().collect()
+    }
+
+    fn place_solution(&self, cell: usize) -> Step {
+        Step::Place { cell: cell as u8, digit: self.solution[cell] }
+    }
+
     fn describe(&self, step: &Step) -> String {
         match *step {
             Step::Place { cell, digit } => format!("{}={}", cell_name(cell as usize), digit),
-            Step::Remove { cells, digits } => {
+            Step::Remove { cells, digits, .. } => {
                 let hit: Vec<String> = cells
                     .iter()
                     .filter(|&c| self.cand[c].intersect(digits) != DigitSet::EMPTY)
@@ -416,6 +487,11 @@ impl Solving for Position {
             }
         }
     }
+}
+
+/// "row 3", "column 5" or "box 5" for house `h` (rows 0-8, columns 9-17, boxes 18-26).
+fn house_name(h: usize) -> String {
+    ["row", "column", "box"][h / 9].to_string() + " " + &(h % 9 + 1).to_string()
 }
 
 #[cfg(test)]

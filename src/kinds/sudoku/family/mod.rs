@@ -14,7 +14,7 @@ pub mod techniques;
 
 use super::Symmetry;
 use crate::kinds::{Generated, Kind, KindId, Rated, Reject, Solved};
-use crate::rate::{self, LogEntry};
+use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use shape::Shape;
@@ -198,9 +198,9 @@ impl Kind for Family {
         Solved { count: c.count, first: c.first, undecided: c.undecided }
     }
 
-    fn rate(p: &FamilyPuzzle, solution: &Vec<u8>, log: Option<&mut Vec<LogEntry>>) -> Rated {
+    fn rate(p: &FamilyPuzzle, solution: &Vec<u8>, trace: Option<&mut Trace>) -> Rated {
         let mut pos = position::Position::new(p.shape.clone(), &p.givens, solution);
-        let rating = rate::rate(&mut pos, log);
+        let rating = rate::rate_traced(&mut pos, trace);
         Rated { rating, solved: pos.is_solved(), unsound: pos.unsound }
     }
 

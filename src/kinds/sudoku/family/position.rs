@@ -30,8 +30,9 @@ pub enum Step {
         cell: u16,
         digit: u8,
     },
-    /// (cell, digits to remove), only cells that lose something.
-    Remove(Vec<(u16, Mask)>),
+    /// (cell, digits to remove), only cells that lose something; then the cells the removal
+    /// rests on (solution paths).
+    Remove(Vec<(u16, Mask)>, Vec<u16>),
 }
 
 /// Peers and cage mates of every cell.
@@ -101,7 +102,7 @@ impl Position {
     pub fn apply(&mut self, step: &Step) {
         match step {
             Step::Place { cell, digit } => self.place(*cell as usize, *digit),
-            Step::Remove(list) => {
+            Step::Remove(list, _) => {
                 for &(c, m) in list {
                     self.remove(c as usize, m);
                 }
@@ -109,14 +110,20 @@ impl Position {
         }
     }
 
-    /// The removal of `digits` from those of `cells` that hold any, if some do.
-    pub fn removal(&self, cells: impl IntoIterator<Item = usize>, digits: Mask) -> Option<Step> {
+    /// The removal of `digits` from those of `cells` that hold any, if some do, resting on the
+    /// cells `from` lists.
+    pub fn removal<I: IntoIterator<Item = usize>>(
+        &self,
+        cells: impl IntoIterator<Item = usize>,
+        digits: Mask,
+        from: impl FnOnce() -> I,
+    ) -> Option<Step> {
         let list: Vec<(u16, Mask)> = cells
             .into_iter()
             .filter(|&c| self.cand[c] & digits != 0)
             .map(|c| (c as u16, self.cand[c] & digits))
             .collect();
-        (!list.is_empty()).then_some(Step::Remove(list))
+        (!list.is_empty()).then(|| Step::Remove(list, from().into_iter().map(|c| c as u16).collect()))
     }
 
     /// Candidates as the counter reads them: placed cells hold their digit alone.

@@ -22,7 +22,7 @@ use super::shape::{full, HouseKind, Mask};
 use super::solve::{cage_sets, Solver};
 use crate::common::combos::binom;
 use crate::common::latin;
-use crate::rate::{Solving, Tally, Technique};
+use crate::rate::{fish_unit, Effect, Solving, Tally, Technique};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Tech {
@@ -225,8 +225,9 @@ impl Position {
 
     fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
         for (h, cells) in self.shape.houses.iter().enumerate() {
-            latin::naked_subsets(&self.house_cands(h), k, t, |_, others, digits| {
-                self.removal(Self::cells_at(cells, others), digits).unwrap_or(Step::Remove(Vec::new()))
+            latin::naked_subsets(&self.house_cands(h), k, t, |subset, others, digits| {
+                self.removal(Self::cells_at(cells, others), digits, || Self::cells_at(cells, subset))
+                    .unwrap_or(Step::Remove(Vec::new(), Vec::new()))
             });
         }
     }
@@ -235,7 +236,8 @@ impl Position {
         let all = full(self.shape.n);
         for (h, cells) in self.shape.houses.iter().enumerate() {
             latin::hidden_subsets(&self.house_cands(h), k, t, |at, set| {
-                self.removal(Self::cells_at(cells, at), all & !set).unwrap_or(Step::Remove(Vec::new()))
+                self.removal(Self::cells_at(cells, at), all & !set, || Self::cells_at(cells, at))
+                    .unwrap_or(Step::Remove(Vec::new(), Vec::new()))
             });
         }
     }
@@ -268,7 +270,8 @@ impl Position {
                 if only_b & bit == 0 {
                     cells.extend(ha.iter().filter(|c| !in_b(c)).map(|&c| c as usize));
                 }
-                t.record(self.removal(cells, bit));
+                let from = || ha.iter().filter(|c| in_b(c) && self.cand[**c as usize] & bit != 0).map(|&c| c as usize);
+                t.record(self.removal(cells, bit, from));
             }
         }
     }
@@ -292,7 +295,15 @@ impl Position {
                     size,
                     t,
                     |b, c| cells(b, c).any(|x| self.cand[x] & bit != 0),
-                    |b, c| self.removal(cells(b, c), bit).unwrap_or(Step::Remove(Vec::new())),
+                    |b, c| {
+                        let from = || {
+                            (0..n)
+                                .filter(move |&i| b >> i & 1 == 1)
+                                .flat_map(move |i| (0..n).map(move |j| at(i, j)))
+                                .filter(|&x| self.cand[x] & bit != 0)
+                        };
+                        self.removal(cells(b, c), bit, from).unwrap_or(Step::Remove(Vec::new(), Vec::new()))
+                    },
                 );
             }
         }
@@ -331,7 +342,7 @@ impl Position {
                     None
                 } else {
                     let cells = self.common_blocked(&[a, b]).into_iter().filter(|&c| c != p);
-                    self.removal(cells, ca & !pc)
+                    self.removal(cells, ca & !pc, || [p, a, b])
                 };
                 t.record(found);
             });
@@ -346,7 +357,8 @@ impl Position {
             t.subsets_of_fit(peers.len(), wings.len(), 2, |ix, t| {
                 let (a, b) = (wings[ix[0]], wings[ix[1]]);
                 let (ca, cb) = (self.cand[a], self.cand[b]);
-                let found = if ca == cb { None } else { self.removal(self.common_blocked(&[p, a, b]), ca & cb) };
+                let found =
+                    if ca == cb { None } else { self.removal(self.common_blocked(&[p, a, b]), ca & cb, || [p, a, b]) };
                 t.record(found);
             });
         }
@@ -410,7 +422,7 @@ impl Position {
         }
         let (z, holders) = loose?;
         let cells = self.common_blocked(&holders).into_iter().filter(|c| !quad.contains(c));
-        self.removal(cells, 1 << z)
+        self.removal(cells, 1 << z, || quad)
     }
 
     /// The digit sets of cage `k` still possible: reaching the sum, holding the placed digits,
@@ -457,7 +469,7 @@ impl Position {
                 .filter(|&&c| self.cand[c] & !allowed != 0)
                 .map(|&c| (c as u16, self.cand[c] & !allowed))
                 .collect();
-            t.record((!list.is_empty()).then_some(Step::Remove(list)));
+            t.record((!list.is_empty()).then(|| Step::Remove(list, cage.cells.clone())));
         }
     }
 
@@ -500,7 +512,7 @@ impl Position {
                         cells.extend(places.iter().copied().filter(|c| !house.contains(&(*c as u16))));
                     }
                 }
-                t.record(self.removal(cells, bit));
+                t.record(self.removal(cells, bit, || places.iter().copied()));
             }
         }
     }
@@ -564,7 +576,7 @@ impl Position {
     /// Candidates of `cells` that cannot make `sum` with the others' smallest and largest
     /// candidates (repeats allowed: sound whether or not the cells see each other); a lone
     /// cell keeps only the sum.
-    fn sum_removal(&self, cells: &[usize], sum: i64) -> Option<Step> {
+    fn sum_removal(&self, cells: &[usize], sum: i64, from: impl FnOnce() -> Vec<u16>) -> Option<Step> {
         let lo: Vec<i64> = cells.iter().map(|&c| self.cand[c].trailing_zeros() as i64).collect();
         let hi: Vec<i64> = cells.iter().map(|&c| 31 - self.cand[c].leading_zeros() as i64).collect();
         let (lo_all, hi_all): (i64, i64) = (lo.iter().sum(), hi.iter().sum());
@@ -584,14 +596,15 @@ impl Position {
                 list.push((c as u16, bad));
             }
         }
-        (!list.is_empty()).then_some(Step::Remove(list))
+        (!list.is_empty()).then(|| Step::Remove(list, from()))
     }
 
     fn innies_outies(&self, groups: &[Vec<usize>], t: &mut Tally<Step>) {
         for houses in groups {
             for (cells, sum) in self.innies_outies_of(houses).into_iter().flatten() {
                 if cells.len() <= 4 {
-                    t.record(self.sum_removal(&cells, sum));
+                    let from = || houses.iter().flat_map(|&h| self.shape.houses[h].iter().copied()).collect();
+                    t.record(self.sum_removal(&cells, sum, from));
                 }
             }
         }
@@ -610,13 +623,35 @@ impl Position {
                 m &= m - 1;
                 let mut cand = base.clone();
                 let refuted = !solver.assign(&mut cand, c, d);
-                t.record(refuted.then(|| Step::Remove(vec![(c as u16, 1 << d)])));
+                t.record(refuted.then(|| Step::Remove(vec![(c as u16, 1 << d)], vec![c as u16])));
             }
         }
         if t.first.is_none() {
             let c = first_cell.or_else(|| self.empty_cells().next()).expect("trial on an unsolved position");
             t.first = Some(Step::Place { cell: c as u16, digit: self.solution[c] });
         }
+    }
+}
+
+impl Position {
+    /// "row 3", "column 5", "box 5" ("region 5" on a jigsaw) or "diagonal 1"/"diagonal 2".
+    fn house_name(&self, h: usize) -> String {
+        let n = self.shape.n;
+        match self.shape.house_kind[h] {
+            HouseKind::Row => format!("row {}", h + 1),
+            HouseKind::Col => format!("column {}", h - n + 1),
+            HouseKind::Region if self.shape.boxes.is_some() => format!("box {}", h - 2 * n + 1),
+            HouseKind::Region => format!("region {}", h - 2 * n + 1),
+            HouseKind::Diagonal => format!("diagonal {}", h - 3 * n + 1),
+        }
+    }
+
+    /// "cage 15 at r1c1": its sum and its first cell.
+    fn cage_name(&self, k: usize) -> String {
+        let cage = &self.shape.cages[k];
+        let c = cage.cells.iter().copied().min().unwrap_or(0) as usize;
+        let n = self.shape.n;
+        format!("cage {} at r{}c{}", cage.sum, c / n + 1, c % n + 1)
     }
 }
 
@@ -697,6 +732,87 @@ impl Solving for Position {
         Position::apply(self, step)
     }
 
+    fn effect(&self, tech: Tech, step: &Step) -> Effect {
+        let shape = &self.shape;
+        match step {
+            &Step::Place { cell, digit } => {
+                let c = cell as usize;
+                let (cells, unit) = match tech {
+                    // The first house (in scan order) where the digit has no other place.
+                    Tech::HiddenSingle => match shape.houses.iter().position(|h| {
+                        h.contains(&cell) && h.iter().filter(|&&o| self.cand[o as usize] >> digit & 1 == 1).count() == 1
+                    }) {
+                        Some(h) => (
+                            shape.houses[h].iter().map(|&o| o as usize).filter(|&o| o != c).collect(),
+                            Some(self.house_name(h)),
+                        ),
+                        None => (vec![c], None),
+                    },
+                    Tech::CageSum => {
+                        let k = shape.cage_of[c] as usize;
+                        (
+                            shape.cages[k].cells.iter().map(|&o| o as usize).filter(|&o| o != c).collect(),
+                            Some(self.cage_name(k)),
+                        )
+                    }
+                    _ => (vec![c], None),
+                };
+                Effect { place: vec![(c, digit)], remove: Vec::new(), cells, unit }
+            }
+            Step::Remove(list, from) => {
+                let remove = list
+                    .iter()
+                    .flat_map(|&(c, m)| {
+                        (1..=shape.n as u8).filter(move |&d| m >> d & 1 == 1).map(move |d| (c as usize, d))
+                    })
+                    .filter(|&(c, d)| self.cand[c] >> d & 1 == 1)
+                    .collect();
+                let cells: Vec<usize> = from.iter().map(|&c| c as usize).collect();
+                let n = shape.n;
+                let unit = match tech {
+                    Tech::XWing | Tech::Swordfish | Tech::Jellyfish => {
+                        Some(fish_unit(&cells.iter().map(|&c| (c / n, c % n)).collect::<Vec<_>>()))
+                    }
+                    Tech::CageCombination | Tech::CageHouse => {
+                        cells.first().map(|&c| self.cage_name(shape.cage_of[c] as usize))
+                    }
+                    Tech::InniesOuties | Tech::InniesOutiesMulti => {
+                        let hs: Vec<String> = (0..shape.houses.len())
+                            .filter(|&h| shape.houses[h].iter().all(|&c| from.contains(&c)))
+                            .map(|h| self.house_name(h))
+                            .collect();
+                        Some(hs.join(" + "))
+                    }
+                    _ => (!from.is_empty())
+                        .then(|| shape.houses.iter().position(|h| from.iter().all(|c| h.contains(c))))
+                        .flatten()
+                        .map(|h| self.house_name(h)),
+                };
+                Effect { place: Vec::new(), remove, cells, unit }
+            }
+        }
+    }
+
+    fn coord(&self, cell: usize) -> (usize, usize) {
+        (cell / self.shape.n, cell % self.shape.n)
+    }
+
+    fn cell_count(&self) -> usize {
+        self.cand.len()
+    }
+
+    fn is_placed(&self, cell: usize) -> bool {
+        self.value[cell] != 0
+    }
+
+    fn bivalue_cells(&self) -> Vec<usize> {
+        self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2).collect()
+    }
+
+    fn place_solution(&self, cell: usize) -> Step {
+        Step::Place { cell: cell as u16, digit: self.solution[cell] }
+    }
+
     fn describe(&self, step: &Step) -> String {
         let n = self.shape.n;
         let name = |c: usize| format!("r{}c{}", c / n + 1, c % n + 1);
@@ -704,7 +820,7 @@ impl Solving for Position {
             |m: Mask| (1..=n as u32).filter(|d| m >> d & 1 == 1).map(|d| d.to_string()).collect::<Vec<_>>().join(",");
         match step {
             Step::Place { cell, digit } => format!("{}={}", name(*cell as usize), digit),
-            Step::Remove(list) => {
+            Step::Remove(list, _) => {
                 let parts: Vec<String> =
                     list.iter().map(|&(c, m)| format!("{}-{{{}}}", name(c as usize), digits(m))).collect();
                 format!("remove {}", parts.join(" "))
