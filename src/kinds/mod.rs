@@ -191,14 +191,16 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn canonical(p: &Self::Puzzle, s: &Self::Solution) -> u128;
     /// Build one candidate puzzle and the solution it was built from.
     fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject>;
-    /// Steered generation (`--require`, `--teach`): a candidate whose clues are removed only
-    /// while `solvable` holds (the ladder with some techniques switched off finishes it), so the
-    /// puzzle ends minimal for those techniques. `None` when the kind does not make puzzles by
-    /// removing clues: the constraint then only filters.
+    /// Steered generation (`--require`, `--teach`): clues are removed in stages, stage i
+    /// removing what it can while `solvable(puzzle, solution, i)` holds (the ladder with some
+    /// techniques switched off finishes it), so the puzzle ends minimal for the last stage's
+    /// techniques. `None` when the kind does not make puzzles by removing clues: the
+    /// constraint then only filters.
     fn generate_within(
         _params: &Self::Params,
         _rng: &mut Xoshiro256PlusPlus,
-        _solvable: &dyn Fn(&Self::Puzzle, &Self::Solution) -> bool,
+        _stages: usize,
+        _solvable: &dyn Fn(&Self::Puzzle, &Self::Solution, usize) -> bool,
     ) -> Option<Result<Generated<Self>, Reject>> {
         None
     }

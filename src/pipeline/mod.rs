@@ -37,15 +37,15 @@ pub struct Context<K: Kind> {
 /// sets are bit masks over `Technique::ALL`.
 #[derive(Clone, Debug, Default)]
 pub struct Constraint {
-    /// Each must be needed: the path uses it, and the puzzle does not solve with it switched
-    /// off, nor with it and `need_off` (trial) switched off.
+    /// Each must be needed: the path uses it, the puzzle solves with `need_off` (trial)
+    /// switched off, and not with the technique switched off too.
     pub require: u64,
     pub need_off: u64,
     /// Grades whose puzzles must not fall to one lucky guess (`--no-shortcut`).
     pub no_shortcut: Vec<Grade>,
-    /// Steering (`Kind::generate_within`): clues are removed while the ladder with these
-    /// techniques switched off still finishes.
-    pub steer_off: Option<u64>,
+    /// Steering (`Kind::generate_within`): clue removal in stages, stage i while the ladder
+    /// with the techniques of `steer_off[i]` switched off still finishes.
+    pub steer_off: Vec<u64>,
 }
 
 impl Constraint {
@@ -201,14 +201,16 @@ pub fn process_steered<K: Kind>(
     }
 }
 
-/// Whether the puzzle fails to solve with each required technique switched off in turn (with
-/// the run's own switched off, and trial).
+/// Whether the puzzle needs each required technique: with trial (and what the run switches
+/// off) switched off it solves, and with the technique switched off too it does not.
 fn needs_each<K: Kind>(ctx: &Context<K>, puzzle: &K::Puzzle, solution: &K::Solution) -> bool {
+    let required = ctx.constraint.require;
+    if required == 0 {
+        return true;
+    }
     let base = ctx.trace.as_ref().map_or(0, |t| t.off) | ctx.constraint.need_off;
-    (0..64).filter(|i| ctx.constraint.require >> i & 1 == 1).all(|i| {
-        let mut trace = Trace { off: base | 1 << i, ..Trace::default() };
-        !K::rate(puzzle, solution, Some(&mut trace)).solved
-    })
+    let solves = |off: u64| K::rate(puzzle, solution, Some(&mut Trace { off, ..Trace::default() })).solved;
+    solves(base) && (0..64).filter(|i| required >> i & 1 == 1).all(|i| !solves(base | 1 << i))
 }
 
 fn distance(a: Grade, b: Grade) -> usize {
@@ -226,13 +228,16 @@ fn run_stages<K: Kind>(
 ) -> Result<Accepted<K>, Reject> {
     let mut rng = seed::attempt_rng(ctx.master, K::ID.name(), &ctx.params_key, index, attempt);
     let t = Instant::now();
-    let steered = ctx.constraint.steer_off.and_then(|off| {
-        let solvable = |p: &K::Puzzle, s: &K::Solution| {
-            let mut trace = Trace { off, ..Trace::default() };
-            K::rate(p, s, Some(&mut trace)).solved
-        };
-        K::generate_within(params, &mut rng, &solvable)
-    });
+    let stages = &ctx.constraint.steer_off;
+    let steered = (!stages.is_empty())
+        .then(|| {
+            let solvable = |p: &K::Puzzle, s: &K::Solution, stage: usize| {
+                let mut trace = Trace { off: stages[stage], ..Trace::default() };
+                K::rate(p, s, Some(&mut trace)).solved
+            };
+            K::generate_within(params, &mut rng, stages.len(), &solvable)
+        })
+        .flatten();
     let generated = steered.unwrap_or_else(|| K::generate(params, &mut rng));
     times.generate = t.elapsed();
     let generated = generated?;

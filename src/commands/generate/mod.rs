@@ -120,14 +120,17 @@ impl Techniques {
         } else {
             Vec::new()
         };
-        // Steering digs while the required techniques, those below the lowest of them, and no
-        // others (nor trial, nor what the run switches off) still finish the puzzle.
-        let all = (1u64 << K::Tech::ALL.len()) - 1;
-        let lowest = K::Tech::ALL.iter().filter(|t| need >> t.index() & 1 == 1).map(|t| t.level()).min();
-        let steer_off = lowest.filter(|_| self.steer).map(|low| {
-            let below = K::Tech::ALL.iter().filter(|t| t.level() < low).fold(0u64, |m, t| m | 1 << t.index());
-            (all & !(need | below)) | trial | off
-        });
+        // Steering. --require: clue removal in two stages, first while the puzzle solves
+        // without the required techniques and without trial, then while it solves with them:
+        // every removal of the second stage makes one of them necessary. --teach: one stage,
+        // while singles and the taught technique solve it.
+        let steer_off = if !self.steer || need == 0 {
+            Vec::new()
+        } else if self.teach.is_some() {
+            vec![off | trial]
+        } else {
+            vec![off | trial | need, off | trial]
+        };
         let constraint = Constraint { require: need, need_off: trial, no_shortcut, steer_off };
         let trace = (self.paths || off != 0 || self.no_shortcut).then(|| Trace {
             off,

@@ -234,25 +234,33 @@ pub fn generate(symmetry: Symmetry, rng: &mut Xoshiro256PlusPlus) -> Result<(Gri
     Ok((r.puzzle, solution))
 }
 
-/// Steered generation: orbits are removed in a random order while `solvable` still holds for
-/// the puzzle (a ladder with some techniques switched off finishes it, which also proves it
-/// unique: every step is a deduction). The puzzle ends minimal for those techniques.
+/// Steered generation: in each stage, orbits are removed in one random order while
+/// `solvable(puzzle, solution, stage)` still holds (a ladder with some techniques switched off
+/// finishes it, which also proves it unique: every step is a deduction). With the easier
+/// techniques first and the wanted one added in the last stage, the last stage's removals are
+/// exactly those that make the wanted technique necessary.
 pub fn generate_within(
     symmetry: Symmetry,
     rng: &mut Xoshiro256PlusPlus,
-    solvable: &dyn Fn(&Grid, &Grid) -> bool,
+    stages: usize,
+    solvable: &dyn Fn(&Grid, &Grid, usize) -> bool,
 ) -> Result<(Grid, Grid), Reject> {
     let solution = full_grid(rng).ok_or(Reject::GeneratorFailed)?;
     let mut puzzle = solution;
     let mut order: Vec<&Vec<u8>> = symmetry.orbits().iter().collect();
     order.shuffle(rng);
-    for orbit in order {
-        for &c in orbit {
-            puzzle[c as usize] = 0;
-        }
-        if !solvable(&puzzle, &solution) {
-            for &c in orbit {
-                puzzle[c as usize] = solution[c as usize];
+    for stage in 0..stages {
+        for orbit in &order {
+            if orbit.iter().all(|&c| puzzle[c as usize] == 0) {
+                continue;
+            }
+            for &c in orbit.iter() {
+                puzzle[c as usize] = 0;
+            }
+            if !solvable(&puzzle, &solution, stage) {
+                for &c in orbit.iter() {
+                    puzzle[c as usize] = solution[c as usize];
+                }
             }
         }
     }

@@ -89,9 +89,10 @@ impl Kind for Sudoku {
     fn generate_within(
         params: &SudokuParams,
         rng: &mut Xoshiro256PlusPlus,
-        solvable: &dyn Fn(&Grid, &Grid) -> bool,
+        stages: usize,
+        solvable: &dyn Fn(&Grid, &Grid, usize) -> bool,
     ) -> Option<Result<Generated<Self>, Reject>> {
-        Some(generate::generate_within(params.symmetry, rng, solvable).map(|(puzzle, solution)| Generated {
+        Some(generate::generate_within(params.symmetry, rng, stages, solvable).map(|(puzzle, solution)| Generated {
             puzzle,
             solution,
             repairs: 0,
