@@ -15,7 +15,15 @@ data=${PUZZLE_FACTORY_DATA:-$here/../shared/data}
 file=${1:-$data/sudoku/hodoku_exemplars-1.0.txt}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Puzzle lines (81 symbols before the comment) with their section.
-awk '/^#[0-9][0-9][0-9][0-9]:/ {sec=$0; next} /^[0-9.]{81}/ {print substr($0,1,81) "\t" sec}' "$file" > "$tmp/lines.tsv"
+python3 - "$file" > "$tmp/lines.tsv" <<'PY'
+import re, sys
+sec = ""
+for line in open(sys.argv[1]):
+    if re.match(r"#\d{4}:", line):
+        sec = line.strip()
+    elif re.match(r"[0-9.]{81}", line):
+        print(line[:81] + "\t" + sec)
+PY
 cut -f1 "$tmp/lines.tsv" > "$tmp/puzzles.txt"
 "$bin" explain --format json --threads 1 "$tmp/puzzles.txt" > "$tmp/paths.jsonl" 2> "$tmp/errors.txt" || true
 python3 - "$tmp" <<'PY'
