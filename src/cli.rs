@@ -309,6 +309,14 @@ pub enum Command {
         /// the trim).
         #[arg(long)]
         bleed: bool,
+        /// Add worked solutions for the first N puzzles of each grade section, after the
+        /// section: the rater's path as numbered steps (singles grouped), each step beyond
+        /// singles with a small diagram shading the cells it rests on and the cells it changes.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        worked: usize,
+        /// Print each puzzle's first step beyond singles under its solution.
+        #[arg(long)]
+        hints: bool,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
     Rate {

@@ -301,3 +301,30 @@ fn svg_grids_read_back_to_the_records() {
         }
     }
 }
+
+#[test]
+fn worked_solutions_and_hints_add_pages_and_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    for kind in ["sudoku", "kenken", "kakuro"] {
+        let dir = tmp.path().join(kind);
+        make_book(&dir, kind, "12");
+        let plain = tmp.path().join(format!("{kind}.pdf"));
+        let worked = tmp.path().join(format!("{kind}-worked.pdf"));
+        for (out, extra) in [(&plain, &[][..]), (&worked, &["--worked", "1", "--hints"][..])] {
+            let mut args = vec!["book", "--in", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+            args.extend_from_slice(extra);
+            let o = run(&args, None);
+            assert!(o.status.success(), "{kind} {extra:?}: {}", stderr(&o));
+        }
+        // One worked solution per grade present, at least a page each.
+        let grades: std::collections::HashSet<String> =
+            records(&dir).iter().map(|r| r["grade"].as_str().unwrap().to_string()).collect();
+        assert!(pages(&worked) >= pages(&plain) + grades.len(), "{kind}: worked pages");
+        let text = tool("pdftotext", &[worked.to_str().unwrap(), "-"]);
+        assert!(text.contains("worked solutions"), "{kind}: a worked-solution page");
+        assert!(text.contains("Step 1"), "{kind}: numbered steps");
+        assert!(text.contains("Hint: "), "{kind}: hints under the solutions");
+        let plain_text = tool("pdftotext", &[plain.to_str().unwrap(), "-"]);
+        assert!(!plain_text.contains("Hint: "));
+    }
+}

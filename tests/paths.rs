@@ -309,3 +309,27 @@ fn the_replayer_catches_bad_steps() {
         assert!(replay(&given, &solution, &path, &levels).is_err(), "{path:?}");
     }
 }
+
+#[test]
+fn a_book_with_paths_can_be_replaced_and_its_paths_follow_the_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("book");
+    let o = out.to_str().unwrap();
+    for extra in [&[][..], &["--force"][..]] {
+        let mut args = vec!["generate", "--count", "40", "--paths", "--quiet", "--out", o];
+        args.extend_from_slice(extra);
+        let r = run(&args, None);
+        assert!(r.status.success(), "{extra:?}: {}", stderr(&r));
+    }
+    let ids = |f: &str| -> Vec<String> {
+        std::fs::read_to_string(out.join(f))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids("paths.jsonl"), ids("puzzles.jsonl"));
+    let cal: Value = serde_json::from_str(&std::fs::read_to_string(out.join("calibration.json")).unwrap()).unwrap();
+    let traced: u64 = cal["grades"].as_object().unwrap().values().filter_map(|g| g["paths"]["puzzles"].as_u64()).sum();
+    assert_eq!(traced, 40, "every puzzle counted in calibration.json's paths figures");
+}

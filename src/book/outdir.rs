@@ -31,7 +31,13 @@ const MARKER: &str = "run.json";
 fn is_book_file(name: &str) -> bool {
     matches!(
         name,
-        "puzzles.csv" | "puzzles.jsonl" | "calibration.json" | "manifest.json" | "report.md" | "overflow.jsonl"
+        "puzzles.csv"
+            | "puzzles.jsonl"
+            | "calibration.json"
+            | "manifest.json"
+            | "report.md"
+            | "overflow.jsonl"
+            | "paths.jsonl"
     ) || (name.starts_with("book-") && (name.ends_with(".csv") || name.ends_with(".json")))
         || name.ends_with(".svg")
 }

@@ -3,11 +3,13 @@
 //! (`Kind::draw`), `print::layout` places the grids on pages and `print::pdf` writes the PDF.
 
 use crate::book::atomic::AtomicFile;
+use crate::commands::explain::step_text;
 use crate::config::UsageError;
 use crate::grade::Grade;
 use crate::kinds::{Kind, KindId, KindVisitor};
-use crate::print::layout::{self, Item, Options, Section};
+use crate::print::layout::{self, Item, Options, Section, WorkedStep};
 use crate::print::{self, Drawing};
+use crate::rate::{PathStep, Trace};
 use anyhow::{Context as _, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -21,6 +23,9 @@ pub struct Args {
     pub grades: Vec<Grade>,
     pub options: Options,
     pub quiet: bool,
+    /// Worked solutions for the first `worked` puzzles of each grade.
+    pub worked: usize,
+    pub hints: bool,
 }
 
 /// One record of the book, as `book` needs it.
@@ -113,21 +118,42 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
         ))
         .into());
     }
-    let drawn: Vec<(Drawing, Drawing)> = chosen
-        .par_iter()
+    // The position of each chosen record within its grade, for `--worked`.
+    let mut seen = [0usize; 4];
+    let rank: Vec<usize> = chosen
+        .iter()
         .map(|r| {
-            let p = K::parse(&r.puzzle).map_err(|e| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line))?;
-            let digits = print::solution_digits(&r.solution)
-                .map_err(|e| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line))?;
-            Ok((K::draw(&p, None), K::draw(&p, Some(&digits))))
+            seen[r.grade.index()] += 1;
+            seen[r.grade.index()] - 1
+        })
+        .collect();
+    type Drawn = (Drawing, Drawing, Option<String>, Option<Vec<WorkedStep>>);
+    let drawn: Vec<Drawn> = chosen
+        .par_iter()
+        .zip(&rank)
+        .map(|(r, &rank)| {
+            let at = |e: String| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line);
+            let p = K::parse(&r.puzzle).map_err(at)?;
+            let digits = print::solution_digits(&r.solution).map_err(at)?;
+            let puzzle = K::draw(&p, None);
+            let (hint, worked) = if a.hints || rank < a.worked {
+                let path = solution_path::<K>(&p).map_err(at)?;
+                let hint = a.hints.then(|| first_hint(&path));
+                let worked = (rank < a.worked).then(|| worked_steps(&puzzle, &path));
+                (hint, worked)
+            } else {
+                (None, None)
+            };
+            Ok((puzzle, K::draw(&p, Some(&digits)), hint, worked))
         })
         .collect::<Result<_>>()?;
     if svg_dir {
+        let drawn = drawn.into_iter().map(|(p, s, _, _)| (p, s)).collect();
         return write_svgs(&a, &chosen, drawn);
     }
     let mut sections: Vec<Section> = Vec::new();
-    for (k, (r, (puzzle, solution))) in chosen.iter().zip(drawn).enumerate() {
-        let item = Item { number: k + 1, id: r.id.clone(), puzzle, solution };
+    for (k, (r, (puzzle, solution, hint, worked))) in chosen.iter().zip(drawn).enumerate() {
+        let item = Item { number: k + 1, id: r.id.clone(), puzzle, solution, hint, worked };
         match sections.last_mut() {
             Some(s) if s.name == r.grade.name() => s.items.push(item),
             _ => sections.push(Section { name: r.grade.name().to_string(), items: vec![item] }),
@@ -155,6 +181,86 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
     AtomicFile::write_all(&dir, &file, &pdf).with_context(|| format!("writing {}", a.out.display()))?;
     eprintln!("wrote {} ({} puzzles, {} pages)", a.out.display(), chosen.len(), pages.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The rater's path of a book's puzzle (solved again: the record holds its solution only as
+/// digits).
+fn solution_path<K: Kind>(p: &K::Puzzle) -> Result<Vec<PathStep>, String> {
+    let s = super::lines::unique_solution::<K>(p)?;
+    let mut trace = Trace { path: Some(Vec::new()), ..Trace::default() };
+    if !K::rate(p, &s, Some(&mut trace)).solved {
+        return Err("the rater could not finish this puzzle".into());
+    }
+    Ok(trace.path.unwrap_or_default())
+}
+
+/// The first step beyond level 1, as text; or that singles solve it.
+fn first_hint(path: &[PathStep]) -> String {
+    match path.iter().find(|s| s.level > 1) {
+        Some(s) => step_text(s),
+        None => "singles solve it".into(),
+    }
+}
+
+/// A path as worked-solution entries: runs of level-1 steps as one line of text (placements
+/// `r1c2=5`, removals `r3c8≠1,2`), every other step with a diagram (the puzzle's grid with the
+/// digits placed so far in grey, the cells the step rests on shaded light and the cells it
+/// changes darker).
+fn worked_steps(grid: &Drawing, path: &[PathStep]) -> Vec<WorkedStep> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < path.len() {
+        let start = i;
+        while i < path.len() && path[i].level == 1 {
+            i += 1;
+        }
+        if i > start {
+            let list: Vec<String> = path[start..i].iter().map(level1_text).collect();
+            let (what, range) = if i - start == 1 {
+                ("Step", format!("{}", start + 1))
+            } else {
+                ("Steps", format!("{}\u{2013}{}", start + 1, i))
+            };
+            out.push(WorkedStep { text: format!("{what} {range}, level 1: {}", list.join(", ")), diagram: None });
+            continue;
+        }
+        let s = &path[i];
+        let mut d = Drawing { body: String::new(), ..grid.clone() };
+        for &[r, c] in &s.cells {
+            d.rect(c as f64, r as f64, 1.0, 1.0, "#dcdcdc");
+        }
+        for &[r, c, _] in s.place.iter().chain(&s.remove) {
+            d.rect(c as f64, r as f64, 1.0, 1.0, "#a8a8a8");
+        }
+        d.body.push_str(&grid.body);
+        // The digits placed so far, in grey beside the black givens.
+        for &[r, c, digit] in path[..i].iter().flat_map(|s| &s.place) {
+            let (x, y) = (c as f64 + 0.5, r as f64 + 0.72);
+            d.text(x, y, 0.62, "middle", "digit", (r, c), "#707070", &digit.to_string());
+        }
+        out.push(WorkedStep { text: format!("Step {}: {}", i + 1, step_text(s)), diagram: Some(d) });
+        i += 1;
+    }
+    out
+}
+
+/// A level-1 step in a few characters: `r1c2=5`, or `r3c8≠1,2` per cell it removes from.
+fn level1_text(s: &PathStep) -> String {
+    let name = |r: usize, c: usize| format!("r{}c{}", r + 1, c + 1);
+    if let Some(&[r, c, d]) = s.place.first() {
+        return format!("{}={d}", name(r, c));
+    }
+    let mut cells: Vec<(usize, usize)> = s.remove.iter().map(|x| (x[0], x[1])).collect();
+    cells.dedup();
+    let parts: Vec<String> = cells
+        .iter()
+        .map(|&(r, c)| {
+            let ds: Vec<String> =
+                s.remove.iter().filter(|x| (x[0], x[1]) == (r, c)).map(|x| x[2].to_string()).collect();
+            format!("{}\u{2260}{}", name(r, c), ds.join(","))
+        })
+        .collect();
+    parts.join(" ")
 }
 
 fn split_path(p: &Path) -> Result<(PathBuf, String)> {

@@ -31,10 +31,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     if let Command::Merge { dirs, out, force } = &cli.command {
         return merge::merge(dirs, out, *force, cli.quiet);
     }
-    if let Command::Book { input, out, grades, trim, per_page, large_print, solutions, title, bleed } = cli.command {
+    if let Command::Book { input, out, grades, trim, per_page, large_print, solutions, title, bleed, worked, hints } =
+        cli.command
+    {
         let options = crate::print::layout::Options { trim, per_page, large_print, solutions, title, bleed };
         let grades = grades.into_iter().map(|g| g.grade()).collect();
-        return book::book(book::Args { input, out, grades, options, quiet: cli.quiet });
+        return book::book(book::Args { input, out, grades, options, quiet: cli.quiet, worked, hints });
     }
     let (cli, saved) = resume_command_line(cli)?;
     cli.kind.visit(Run(cli, saved))

@@ -142,6 +142,9 @@ pub struct Solved<S> {
     pub undecided: bool,
 }
 
+/// `Kind::generate_within`'s test of a partly dug puzzle at a stage.
+pub type Solvable<'a, K> = &'a dyn Fn(&<K as Kind>::Puzzle, &<K as Kind>::Solution, usize) -> bool;
+
 /// One puzzle kind. Implementations are stateless apart from their validated parameters.
 /// `Kind::SOLVE_FIELDS`: one input line → `solve`'s fields appended to the row, or the error.
 pub type SolveFields = fn(&str, &mut Vec<u8>) -> Result<(), String>;
@@ -200,7 +203,7 @@ pub trait Kind: Send + Sync + Sized + 'static {
         _params: &Self::Params,
         _rng: &mut Xoshiro256PlusPlus,
         _stages: usize,
-        _solvable: &dyn Fn(&Self::Puzzle, &Self::Solution, usize) -> bool,
+        _solvable: Solvable<Self>,
     ) -> Option<Result<Generated<Self>, Reject>> {
         None
     }

@@ -66,12 +66,23 @@ pub struct Options {
     pub bleed: bool,
 }
 
-/// One puzzle of the book: its number (1, 2, ... through the book), id, and its two drawings.
+/// One puzzle of the book: its number (1, 2, ... through the book), id, and its two drawings;
+/// with `--hints` its first step beyond singles (printed under its solution), with `--worked`
+/// its worked solution (pages after its section).
 pub struct Item {
     pub number: usize,
     pub id: String,
     pub puzzle: Drawing,
     pub solution: Drawing,
+    pub hint: Option<String>,
+    pub worked: Option<Vec<WorkedStep>>,
+}
+
+/// One entry of a worked solution: its text, and for a step beyond singles a small diagram of
+/// the grid with the cells it rests on and the cells it changes shaded.
+pub struct WorkedStep {
+    pub text: String,
+    pub diagram: Option<Drawing>,
 }
 
 /// A section: a grade's name and its puzzles.
@@ -83,8 +94,20 @@ pub struct Section {
 /// What one page holds.
 enum Content<'a> {
     Contents,
-    Puzzles { section: &'a str, items: &'a [Item] },
-    Solutions { items: Vec<&'a Item> },
+    Puzzles {
+        section: &'a str,
+        items: &'a [Item],
+    },
+    Solutions {
+        items: Vec<&'a Item>,
+    },
+    /// Steps `from..to` of an item's worked solution (`from == 0`: its first page).
+    Worked {
+        section: &'a str,
+        item: &'a Item,
+        from: usize,
+        to: usize,
+    },
 }
 
 /// A page ready to draw: its SVG, its size, and where the trim sits on it (with bleed).
@@ -216,20 +239,29 @@ pub fn pages(o: &Options, sections: &[Section]) -> (Vec<Page>, usize, f64) {
     for _ in 0..2 {
         let g = Geometry::new(o, plan_pages);
         per = puzzle_slots(o, &g, largest);
-        plan_pages = plan(o, sections, per).len();
+        plan_pages = plan(o, &g, sections, per).len();
     }
     let g = Geometry::new(o, plan_pages);
-    let contents = plan(o, sections, per);
+    let contents = plan(o, &g, sections, per);
     let starts = section_starts(&contents);
     let pages = contents.iter().enumerate().map(|(i, c)| draw_page(o, &g, i + 1, c, sections, &starts, per)).collect();
     (pages, per, slot_cell(&g, per, largest) * largest.2)
 }
 
-fn plan<'a>(o: &Options, sections: &'a [Section], per: usize) -> Vec<Content<'a>> {
+fn plan<'a>(o: &Options, g: &Geometry, sections: &'a [Section], per: usize) -> Vec<Content<'a>> {
     let mut out = vec![Content::Contents];
     for s in sections {
         for chunk in s.items.chunks(per) {
             out.push(Content::Puzzles { section: &s.name, items: chunk });
+        }
+        for item in &s.items {
+            let Some(steps) = &item.worked else { continue };
+            let mut from = 0;
+            while from < steps.len() {
+                let to = worked_page_end(g, steps, from);
+                out.push(Content::Worked { section: &s.name, item, from, to });
+                from = to;
+            }
         }
     }
     if o.solutions == Solutions::Back {
@@ -252,6 +284,7 @@ fn section_starts(contents: &[Content]) -> Vec<(String, usize, usize, usize)> {
                 (section.to_string(), items[0].number, items[items.len() - 1].number)
             }
             Content::Solutions { items } => ("Solutions".to_string(), items[0].number, items[items.len() - 1].number),
+            Content::Worked { .. } => continue,
         };
         match out.last_mut() {
             Some(last_entry) if last_entry.0 == name => last_entry.3 = last,
@@ -301,12 +334,104 @@ fn place_grids<'a>(
 ) {
     let sw = (aw - gap * (cols - 1) as f64) / cols as f64;
     let sh = (ah - gap * (rows - 1) as f64) / rows as f64;
-    for (k, (drawing, item)) in grids.enumerate() {
+    let grids: Vec<(&Drawing, &Item)> = grids.collect();
+    // Room for up to three lines of hint under a solution's label.
+    let hinted = grids.iter().any(|(d, i)| i.hint.is_some() && std::ptr::eq(*d, &i.solution));
+    let extra = if hinted { label * 0.85 * 1.25 * 3.0 } else { 0.0 };
+    for (k, (drawing, item)) in grids.into_iter().enumerate() {
         let (c, r) = (k % cols, k / cols);
         let (x, y) = (ax + c as f64 * (sw + gap), ay + r as f64 * (sh + gap));
-        let (gx, gy, gw, gh) = svg.grid(drawing, x, y, sw, sh - label * 1.8);
+        let (gx, gy, gw, gh) = svg.grid(drawing, x, y, sw, sh - label * 1.8 - extra);
         let text = format!("{}  \u{b7}  {}", item.number, item.id);
         svg.text(gx + gw / 2.0, gy + gh + label * 1.4, label, "middle", &text);
+        if let (Some(hint), true) = (&item.hint, std::ptr::eq(drawing, &item.solution)) {
+            // Under the label, in slightly smaller type, wrapped to the slot.
+            let size = label * 0.85;
+            for (i, line) in wrap(&format!("Hint: {hint}"), sw, size).iter().take(3).enumerate() {
+                svg.text(x + sw / 2.0, gy + gh + label * 1.4 + size * 1.25 * (i + 1) as f64, size, "middle", line);
+            }
+        }
+    }
+}
+
+/// `text` in lines of at most `width` points in `size`-point type (an average glyph taken as
+/// half the size).
+fn wrap(text: &str, width: f64, size: f64) -> Vec<String> {
+    let max = ((width / (size * 0.5)) as usize).max(12);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Line height and diagram size of worked-solution pages.
+fn worked_metrics(g: &Geometry) -> (f64, f64) {
+    (g.label * 1.35, (g.w * 0.22).min(1.3 * INCH))
+}
+
+/// The height one worked step takes in a column `width` wide.
+fn worked_height(g: &Geometry, step: &WorkedStep, width: f64) -> f64 {
+    let (lh, dia) = worked_metrics(g);
+    match &step.diagram {
+        Some(_) => (wrap(&step.text, width - dia - g.gap, g.label).len() as f64 * lh).max(dia) + g.gap * 0.6,
+        None => wrap(&step.text, width, g.label).len() as f64 * lh + g.gap * 0.4,
+    }
+}
+
+/// Where the worked page starting at step `from` ends: as many steps as fit the body (always
+/// at least one).
+fn worked_page_end(g: &Geometry, steps: &[WorkedStep], from: usize) -> usize {
+    let (_, _, aw, ah) = g.area(1);
+    let mut room = ah - g.head - g.foot - g.label * 3.0;
+    let mut to = from;
+    while to < steps.len() {
+        let h = worked_height(g, &steps[to], aw);
+        if h > room && to > from {
+            break;
+        }
+        room -= h;
+        to += 1;
+    }
+    to
+}
+
+fn draw_worked(svg: &mut Svg, g: &Geometry, item: &Item, from: usize, to: usize, (ax, y0, aw): (f64, f64, f64)) {
+    let (lh, dia) = worked_metrics(g);
+    let steps = item.worked.as_deref().unwrap_or_default();
+    let mut y = y0 + g.label * 1.6;
+    let title = format!("Puzzle {}  \u{b7}  {}{}", item.number, item.id, if from > 0 { "  (continued)" } else { "" });
+    svg.text(ax, y, g.label * 1.2, "start", &title);
+    y += g.label * 1.4;
+    for step in &steps[from..to] {
+        match &step.diagram {
+            Some(d) => {
+                svg.grid(d, ax, y, dia, dia);
+                let mut ty = y + g.label;
+                for line in wrap(&step.text, aw - dia - g.gap, g.label) {
+                    svg.text(ax + dia + g.gap, ty, g.label, "start", &line);
+                    ty += lh;
+                }
+            }
+            None => {
+                let mut ty = y + g.label;
+                for line in wrap(&step.text, aw, g.label) {
+                    svg.text(ax, ty, g.label, "start", &line);
+                    ty += lh;
+                }
+            }
+        }
+        y += worked_height(g, step, aw);
     }
 }
 
@@ -330,6 +455,7 @@ fn draw_page(
         Content::Contents => None,
         Content::Puzzles { section, .. } => Some(capital(section)),
         Content::Solutions { .. } => Some("Solutions".to_string()),
+        Content::Worked { section, .. } => Some(format!("{} \u{b7} worked solutions", capital(section))),
     };
     if let Some(head) = head {
         let base = ay + g.text;
@@ -373,6 +499,9 @@ fn draw_page(
         Content::Solutions { items } => {
             let grids = items.iter().map(|i| (&i.solution, *i));
             place_grids(&mut svg, grids, solution_shape(o), (ax, body_y, aw, body_h), g.gap, g.small_label);
+        }
+        Content::Worked { item, from, to, .. } => {
+            draw_worked(&mut svg, g, item, *from, *to, (ax, body_y, aw));
         }
     }
     let svg = format!(

@@ -90,7 +90,7 @@ impl Kind for Sudoku {
         params: &SudokuParams,
         rng: &mut Xoshiro256PlusPlus,
         stages: usize,
-        solvable: &dyn Fn(&Grid, &Grid, usize) -> bool,
+        solvable: crate::kinds::Solvable<Self>,
     ) -> Option<Result<Generated<Self>, Reject>> {
         Some(generate::generate_within(params.symmetry, rng, stages, solvable).map(|(puzzle, solution)| Generated {
             puzzle,
