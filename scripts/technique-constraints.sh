@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `--require` and `--teach` per technique: N puzzles each (Sudoku: X-wing, swordfish, XY-wing,
-# naked and hidden pairs and triples; one KenKen and one Kakuro technique), with steering and
-# without (`--no-steer`: filter only). Prints candidates per accepted puzzle and seconds, then
+# naked and hidden pairs and triples; one KenKen and one Kakuro technique); `--teach` with
+# steering and without (`--no-steer`: filter only). Prints candidates per accepted puzzle and seconds, then
 # verifies the first N accepted from outside the run: every one fails `rate --forbid T,trial`
 # (it does not solve with T switched off, everything else but trial allowed) and its path (from
 # `--paths`) uses T. One thread.
@@ -58,12 +58,10 @@ ok = f"{min(uses, fails)}/{len(first)}"
 print(f"{kind:<8} {tech:<22} {flag + '/' + steer:<9} {len(first):>9} {per:>10.1f} {secs:>8.1f} {ok:>9}  uses {uses}, fails without it {fails}; grades {grades}")
 PY
 }
+# --require only filters (steer on and off are the same run); --teach steers classic Sudoku.
 for tech in x_wing swordfish xy_wing naked_pair hidden_pair naked_triple hidden_triple; do
-  for flag in require teach; do
-    for steer in on off; do one sudoku "$flag" "$tech" "$steer"; done
-  done
+  one sudoku require "$tech" off
+  for steer in on off; do one sudoku teach "$tech" "$steer"; done
 done
-for steer in on off; do
-  one kenken require cage_line "$steer" --size 6
-  one kakuro require combination_elimination "$steer"
-done
+one kenken require cage_line off --size 6
+one kakuro require combination_elimination off

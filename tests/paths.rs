@@ -3,7 +3,8 @@
 //! digit is the solution's, no removed candidate is, no step places into a filled cell or a
 //! digit removed before, and the path ends at the solution.
 //!
-//! `PATHS_N` sets the puzzles per configuration (default 150; the closing figures used 10000).
+//! `PATHS_N` sets the puzzles per configuration (default 150; the closing figures used 10000),
+//! `PATHS_REF_N` the top1465 lines explained (default 60).
 
 mod common;
 use common::{read_data, run, stderr, stdout};
@@ -175,7 +176,9 @@ fn kenken_and_kakuro_paths_replay_to_the_solution() {
 #[test]
 fn explain_paths_of_reference_puzzles_replay() {
     // Hard outside puzzles: every level of the ladder, trial included.
-    let text: String = read_data("sudoku/top1465.txt").lines().take(60).collect::<Vec<_>>().join("\n");
+    // PATHS_REF_N lines of top1465 (default 60; the closing figures used all 1,465).
+    let n: usize = std::env::var("PATHS_REF_N").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
+    let text: String = read_data("sudoku/top1465.txt").lines().take(n).collect::<Vec<_>>().join("\n");
     let o = run(&["explain", "--format", "json"], Some(&text));
     assert!(o.status.success(), "{}", stderr(&o));
     let solved = run(&["solve"], Some(&text));
@@ -332,4 +335,30 @@ fn a_book_with_paths_can_be_replaced_and_its_paths_follow_the_records() {
     let cal: Value = serde_json::from_str(&std::fs::read_to_string(out.join("calibration.json")).unwrap()).unwrap();
     let traced: u64 = cal["grades"].as_object().unwrap().values().filter_map(|g| g["paths"]["puzzles"].as_u64()).sum();
     assert_eq!(traced, 40, "every puzzle counted in calibration.json's paths figures");
+}
+
+#[test]
+fn explain_paths_of_publisher_kakuros_replay() {
+    // The 20 publisher-graded Kakuros (5×5 to 14×22): records that hold the puzzle.
+    let text = read_data("kakuro/graded/publisher.jsonl");
+    let o = run(&["--kind", "kakuro", "explain", "--format", "json"], Some(&text));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let solved = run(&["--kind", "kakuro", "solve"], Some(&text));
+    let solved = stdout(&solved);
+    let mut r = csv::Reader::from_reader(solved.as_bytes());
+    let solutions: Vec<Vec<Vec<u8>>> =
+        r.records().map(|rec| rows(&serde_json::from_str(&rec.unwrap()[2]).unwrap())).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path().join("b");
+    run(&["--kind", "kakuro", "generate", "--count", "1", "--quiet", "--out", book.to_str().unwrap()], None);
+    let levels = levels(&book);
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 20);
+    for (i, line) in out.lines().enumerate() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let given: Vec<Vec<u8>> = solutions[i].iter().map(|r| vec![0; r.len()]).collect();
+        if let Err(e) = replay(&given, &solutions[i], v["steps"].as_array().unwrap(), &levels) {
+            panic!("publisher Kakuro {}: {e}", i + 1);
+        }
+    }
 }

@@ -37,8 +37,9 @@ pub struct Context<K: Kind> {
 /// sets are bit masks over `Technique::ALL`.
 #[derive(Clone, Debug, Default)]
 pub struct Constraint {
-    /// Each must be needed: the path uses it, the puzzle solves with `need_off` (trial)
-    /// switched off, and not with the technique switched off too.
+    /// Each must be needed: the path uses it, the puzzle solves with `need_off` (trial, and
+    /// what `--forbid` and `--max-level` switch off) switched off, and not with the technique
+    /// switched off too: every other technique allowed, whatever `--teach` rates with.
     pub require: u64,
     pub need_off: u64,
     /// Grades whose puzzles must not fall to one lucky guess (`--no-shortcut`).
@@ -208,7 +209,7 @@ fn needs_each<K: Kind>(ctx: &Context<K>, puzzle: &K::Puzzle, solution: &K::Solut
     if required == 0 {
         return true;
     }
-    let base = ctx.trace.as_ref().map_or(0, |t| t.off) | ctx.constraint.need_off;
+    let base = ctx.constraint.need_off;
     let solves = |off: u64| K::rate(puzzle, solution, Some(&mut Trace { off, ..Trace::default() })).solved;
     solves(base) && (0..64).filter(|i| required >> i & 1 == 1).all(|i| !solves(base | 1 << i))
 }

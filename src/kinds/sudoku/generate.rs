@@ -238,7 +238,7 @@ pub fn generate(symmetry: Symmetry, rng: &mut Xoshiro256PlusPlus) -> Result<(Gri
 /// `solvable(puzzle, solution, stage)` still holds (a ladder with some techniques switched off
 /// finishes it, which also proves it unique: every step is a deduction). With the easier
 /// techniques first and the wanted one added in the last stage, the last stage's removals are
-/// exactly those that make the wanted technique necessary.
+/// exactly those that make the wanted technique necessary against the easier ones.
 pub fn generate_within(
     symmetry: Symmetry,
     rng: &mut Xoshiro256PlusPlus,
