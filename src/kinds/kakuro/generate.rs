@@ -251,7 +251,10 @@ impl Rects {
 /// a second solution unless a new digit leaves 1..9 or repeats a digit of its runs.
 fn swappable(lay: &Layout, digits: &[u8], used: &[u16], q: &[usize; 4]) -> bool {
     let v = q.map(|w| digits[w] as i32);
-    (-8..=8).filter(|&k| k != 0).any(|k| {
+    // Only the k that keep all four new digits within 1..9.
+    let lo = (1 - v[0]).max(v[1] - 9).max(v[2] - 9).max(1 - v[3]);
+    let hi = (9 - v[0]).min(v[1] - 1).min(v[2] - 1).min(9 - v[3]);
+    (lo..=hi).filter(|&k| k != 0).any(|k| {
         let new = [v[0] + k, v[1] - k, v[2] - k, v[3] + k];
         new.iter().all(|x| (1..=9).contains(x)) && {
             // Each run through the rectangle holds two of its cells; the rest of the run must not
