@@ -151,8 +151,11 @@ pub struct Propagator<'a> {
     pub lay: &'a Layout,
     queue: Vec<u32>,
     queued: Vec<bool>,
-    /// Runs whose cells changed since their last full (assignment) check.
+    /// Runs whose cells changed since their last full (assignment) check, as flags and as a
+    /// list (so the full pass visits only those, not every run of the board).
     full_dirty: Vec<bool>,
+    dirty: Vec<u32>,
+    spare: Vec<u32>,
     /// Run the full check (see `run_queue`); off, only the cheap filter runs.
     pub full: bool,
 }
@@ -164,7 +167,22 @@ impl<'a> Propagator<'a> {
             queue: Vec::with_capacity(lay.runs.len()),
             queued: vec![false; lay.runs.len()],
             full_dirty: vec![true; lay.runs.len()],
+            dirty: (0..lay.runs.len() as u32).collect(),
+            spare: Vec::with_capacity(lay.runs.len()),
             full: false,
+        }
+    }
+
+    fn mark(&mut self, r: usize) {
+        if !std::mem::replace(&mut self.full_dirty[r], true) {
+            self.dirty.push(r as u32);
+        }
+    }
+
+    /// Forget every pending full check (the state is known to be consistent for them).
+    fn clear_dirty(&mut self) {
+        for r in self.dirty.drain(..) {
+            self.full_dirty[r as usize] = false;
         }
     }
 
@@ -176,8 +194,8 @@ impl<'a> Propagator<'a> {
 
     /// Propagate from every run. False when a contradiction appears.
     pub fn propagate_all(&mut self, st: &mut State) -> bool {
-        self.full_dirty.fill(true);
         for r in 0..self.lay.runs.len() as u32 {
+            self.mark(r as usize);
             self.push(r);
         }
         self.run_queue(st)
@@ -187,7 +205,7 @@ impl<'a> Propagator<'a> {
     pub fn propagate_cell(&mut self, st: &mut State, w: usize) -> bool {
         let [a, d] = self.lay.cell_runs[w];
         for r in [a, d] {
-            self.full_dirty[r as usize] = true;
+            self.mark(r as usize);
             self.push(r);
         }
         self.run_queue(st)
@@ -195,7 +213,7 @@ impl<'a> Propagator<'a> {
 
     /// Propagate after run `r`'s live combinations changed in a propagated state.
     pub fn propagate_run(&mut self, st: &mut State, r: usize) -> bool {
-        self.full_dirty[r] = true;
+        self.mark(r);
         self.push(r as u32);
         self.run_queue(st)
     }
@@ -216,14 +234,21 @@ impl<'a> Propagator<'a> {
                 return true;
             }
             let mut any = false;
-            for r in 0..self.lay.runs.len() {
-                if std::mem::replace(&mut self.full_dirty[r], false) {
-                    if !self.revise_full(st, r) {
-                        return self.fail();
-                    }
-                    any |= !self.queue.is_empty();
-                }
+            let mut todo = std::mem::replace(&mut self.dirty, std::mem::take(&mut self.spare));
+            todo.sort_unstable();
+            for &r in &todo {
+                self.full_dirty[r as usize] = false;
             }
+            for &r in &todo {
+                if !self.revise_full(st, r as usize) {
+                    todo.clear();
+                    self.spare = todo;
+                    return self.fail();
+                }
+                any |= !self.queue.is_empty();
+            }
+            todo.clear();
+            self.spare = todo;
             if !any && self.queue.is_empty() {
                 return true;
             }
@@ -236,7 +261,7 @@ impl<'a> Propagator<'a> {
         }
         // Every caller starts from a fully propagated state plus its own change (which marks
         // its runs), so nothing else needs a recheck.
-        self.full_dirty.fill(false);
+        self.clear_dirty();
         false
     }
 
@@ -247,20 +272,26 @@ impl<'a> Propagator<'a> {
     fn revise(&mut self, st: &mut State, r: usize) -> bool {
         let lay = self.lay;
         let run = &lay.runs[r];
-        let cells = &run.cells;
+        let n = run.cells.len();
+        // The cells' candidates, worked on in place and written back once (a failed state is
+        // dropped by every caller).
+        let mut c = [0u16; 9];
+        for (x, &w) in c.iter_mut().zip(&run.cells) {
+            *x = st.cand[w as usize];
+        }
+        let orig = c;
+        let c = &mut c[..n];
+        let mut live = st.live[r];
+        let mut any_change = false;
         loop {
-            let mut union = 0u16;
-            for &w in cells {
-                union |= st.cand[w as usize];
-            }
-            let mut live = st.live[r];
+            let union = c.iter().fold(0u16, |m, &x| m | x);
             let (mut allowed, mut must) = (0u16, ALL);
             let mut m = live;
             while m != 0 {
                 let i = m.trailing_zeros();
                 m &= m - 1;
                 let combo = run.combos[i as usize];
-                if combo & !union != 0 || cells.iter().any(|&w| st.cand[w as usize] & combo == 0) {
+                if combo & !union != 0 || c.iter().any(|&x| x & combo == 0) {
                     live &= !(1 << i);
                 } else {
                     allowed |= combo;
@@ -270,21 +301,15 @@ impl<'a> Propagator<'a> {
             if live == 0 {
                 return false;
             }
-            st.live[r] = live;
             let mut changed = false;
             let mut fixed = 0u16;
-            for &w in cells {
-                let w = w as usize;
-                let old = st.cand[w];
-                let new = old & allowed;
+            for x in c.iter_mut() {
+                let new = *x & allowed;
                 if new == 0 {
                     return false;
                 }
-                if new != old {
-                    st.cand[w] = new;
-                    changed = true;
-                    self.push_other(w, r);
-                }
+                changed |= new != *x;
+                *x = new;
                 if new & (new - 1) == 0 {
                     if fixed & new != 0 {
                         return false;
@@ -293,20 +318,18 @@ impl<'a> Propagator<'a> {
                 }
             }
             let (mut once, mut twice) = (0u16, 0u16);
-            for &w in cells {
-                let w = w as usize;
-                let old = st.cand[w];
+            for x in c.iter_mut() {
+                let old = *x;
                 if old & (old - 1) != 0 && old & fixed != 0 {
                     let new = old & !fixed;
                     if new == 0 {
                         return false;
                     }
-                    st.cand[w] = new;
+                    *x = new;
                     changed = true;
-                    self.push_other(w, r);
                 }
-                twice |= once & st.cand[w];
-                once |= st.cand[w];
+                twice |= once & *x;
+                once |= *x;
             }
             if must & !once != 0 {
                 return false;
@@ -315,21 +338,29 @@ impl<'a> Propagator<'a> {
             while single != 0 {
                 let d = single & single.wrapping_neg();
                 single &= single - 1;
-                if let Some(&w) = cells.iter().find(|&&w| st.cand[w as usize] & d != 0) {
-                    let w = w as usize;
-                    if st.cand[w] != d {
-                        st.cand[w] = d;
+                if let Some(x) = c.iter_mut().find(|x| **x & d != 0) {
+                    if *x != d {
+                        *x = d;
                         changed = true;
-                        self.push_other(w, r);
                     }
                 }
             }
-            if changed {
-                self.full_dirty[r] = true;
-            } else {
-                return true;
+            if !changed {
+                break;
             }
+            any_change = true;
         }
+        st.live[r] = live;
+        if any_change {
+            for (i, &w) in run.cells.iter().enumerate() {
+                if c[i] != orig[i] {
+                    st.cand[w as usize] = c[i];
+                    self.push_other(w as usize, r);
+                }
+            }
+            self.mark(r);
+        }
+        true
     }
 
     /// Make one run consistent: keep the combinations that some assignment of distinct digits
@@ -385,10 +416,11 @@ impl<'a> Propagator<'a> {
         true
     }
 
+    #[inline]
     fn push_other(&mut self, w: usize, r: usize) {
         let [a, d] = self.lay.cell_runs[w];
         let other = if a as usize == r { d } else { a };
-        self.full_dirty[other as usize] = true;
+        self.mark(other as usize);
         self.push(other);
     }
 }
@@ -528,7 +560,7 @@ fn search_from_scratch(lay: &Layout, full: bool, budget: u64, limit: usize, avoi
     let mut prop = Propagator::new(lay);
     prop.full = full;
     if prop.propagate_all(&mut st) {
-        search(&mut prop, st, limit, avoid, &mut found);
+        search(&mut prop, st, limit, avoid, &mut found, &Scope::whole(lay));
     }
     found
 }
@@ -579,7 +611,7 @@ pub fn other_solution_within(lay: &Layout, known: &[u8], window: &[u32], budget:
             .collect(),
     };
     let mut prop = Propagator::new(lay);
-    prop.full_dirty.fill(false);
+    prop.clear_dirty();
     for &w in window {
         st.cand[w as usize] = ALL;
         for r in lay.cell_runs[w as usize] {
@@ -589,13 +621,305 @@ pub fn other_solution_within(lay: &Layout, known: &[u8], window: &[u32], budget:
     }
     let mut found = Found { count: 0, solutions: Vec::new(), nodes: 0, budget, aborted: false };
     if prop.run_queue(&mut st) {
-        search(&mut prop, st, 1, Some(known), &mut found);
+        search(&mut prop, st, 1, Some(known), &mut found, &Scope::of_cells(lay, window.to_vec()));
     }
     match found.solutions.pop() {
         Some(s) => Other::Found(s),
         None if found.aborted => Other::Undecided,
         None => Other::Unique,
     }
+}
+
+/// Parts of a board proven to have exactly one solution, keyed by what decides that: the part's
+/// cells and, for each run through them, its sum and the digits its other cells hold (see
+/// `other_solution_split`). Valid for one layout.
+pub type Proven = std::collections::HashSet<Vec<u32>>;
+
+/// Is there a solution other than `known`? Like `other_solution`, but the board is first
+/// propagated from its clues and split into parts: the open cells (more than one candidate)
+/// linked through the runs they share. Each run's open cells lie in one part, so the solutions
+/// of the board are every combination of the parts' solutions (the decided cells hold their
+/// known digits in all of them), and the board is unique exactly when every part, with the
+/// rest at its known digits, is. Parts are searched smallest first, each on its own (a search
+/// over the whole board multiplies the parts' trees where this adds them); parts in `proven`
+/// are skipped and parts found unique are added, so a repair that leaves a part unchanged does
+/// not search it again. `full_budget` caps each part's full-check search.
+pub fn other_solution_split(lay: &Layout, known: &[u8], proven: &mut Proven, nodes_per_cell: u64) -> Other {
+    let mut st = State::new(lay);
+    let mut prop = Propagator::new(lay);
+    prop.full = true;
+    if !prop.propagate_all(&mut st) {
+        // `known` solves the board, so propagation cannot fail.
+        unreachable!("the known solution contradicts propagation");
+    }
+    let parts = open_parts(lay, &st);
+    let mut cx = Split::new(lay, known);
+    for part in parts {
+        let key = part_key(lay, known, &st, &part);
+        if proven.contains(&key) {
+            continue;
+        }
+        cx.nodes = 0;
+        cx.budget = nodes_per_cell * part.len() as u64 + 200;
+        match cx.search(&mut prop, st.clone(), &part, true) {
+            Some(mut other) => {
+                // The other parts keep their known digits: they share no run with this one.
+                for (w, c) in other.cand.iter_mut().enumerate() {
+                    if *c & (*c - 1) != 0 {
+                        *c = 1 << known[w];
+                    }
+                }
+                return Other::Found(other.cand.iter().map(|m| m.trailing_zeros() as u8).collect());
+            }
+            None if cx.aborted => return Other::Undecided,
+            None => {
+                proven.insert(key);
+            }
+        }
+    }
+    Other::Unique
+}
+
+/// A search that splits: wherever the open cells fall into parts that share no run, each part
+/// is searched on its own (the parts' solutions combine freely), so the tree grows with the
+/// sum of the parts' trees, not their product.
+struct Split<'a> {
+    lay: &'a Layout,
+    known: &'a [u8],
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+    /// Union-find parent per white cell, and a representative open cell per run (scratch).
+    parent: Vec<u32>,
+    run_rep: Vec<u32>,
+}
+
+impl<'a> Split<'a> {
+    fn new(lay: &'a Layout, known: &'a [u8]) -> Split<'a> {
+        Split {
+            lay,
+            known,
+            nodes: 0,
+            budget: 0,
+            aborted: false,
+            parent: (0..lay.whites.len() as u32).collect(),
+            run_rep: vec![u32::MAX; lay.runs.len()],
+        }
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let p = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = p;
+            x = p;
+        }
+        x
+    }
+
+    /// The open cells of `cells`, grouped by shared runs (in order of first cell).
+    fn components(&mut self, st: &State, cells: &[u32]) -> Vec<Vec<u32>> {
+        let lay = self.lay;
+        let open = |w: u32| st.cand[w as usize] & (st.cand[w as usize] - 1) != 0;
+        for &w in cells.iter().filter(|&&w| open(w)) {
+            self.parent[w as usize] = w;
+        }
+        for &w in cells.iter().filter(|&&w| open(w)) {
+            for r in lay.cell_runs[w as usize] {
+                let rep = self.run_rep[r as usize];
+                if rep == u32::MAX {
+                    self.run_rep[r as usize] = w;
+                } else {
+                    let (a, b) = (self.find(rep), self.find(w));
+                    if a != b {
+                        self.parent[b as usize] = a;
+                    }
+                }
+            }
+        }
+        let mut comps: Vec<Vec<u32>> = Vec::new();
+        let mut roots: Vec<u32> = Vec::new();
+        for &w in cells.iter().filter(|&&w| open(w)) {
+            for r in lay.cell_runs[w as usize] {
+                self.run_rep[r as usize] = u32::MAX;
+            }
+            let root = self.find(w);
+            match roots.iter().position(|&x| x == root) {
+                Some(i) => comps[i].push(w),
+                None => {
+                    roots.push(root);
+                    comps.push(vec![w]);
+                }
+            }
+        }
+        comps
+    }
+
+    /// A solution of the propagated state `st` over the open cells among `cells` (every other
+    /// open cell shares no run with them and is left as it is): one other than `known` there
+    /// when `on_path` (every decision so far agrees with `known`), else any. The returned state
+    /// has those cells decided.
+    fn search(&mut self, prop: &mut Propagator, st: State, cells: &[u32], on_path: bool) -> Option<State> {
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            self.aborted = true;
+            return None;
+        }
+        let comps = self.components(&st, cells);
+        match comps.len() {
+            // Decided: on the known path that is `known` itself.
+            0 => return (!on_path).then_some(st),
+            1 => {}
+            _ if on_path => {
+                for (i, comp) in comps.iter().enumerate() {
+                    if let Some(mut s) = self.search(prop, st.clone(), comp, true) {
+                        for (j, c) in comps.iter().enumerate() {
+                            if j != i {
+                                for &w in c {
+                                    s.cand[w as usize] = 1 << self.known[w as usize];
+                                }
+                            }
+                        }
+                        return Some(s);
+                    }
+                    if self.aborted {
+                        return None;
+                    }
+                }
+                return None;
+            }
+            _ => {
+                // Off the known path every part needs a solution: the smallest fail soonest.
+                let mut comps = comps;
+                comps.sort_by_key(|c| c.len());
+                let mut acc = st;
+                for comp in &comps {
+                    acc = self.search(prop, acc, comp, false)?;
+                }
+                return Some(acc);
+            }
+        }
+        let comp = &comps[0];
+        let lay = self.lay;
+        // The cell with the fewest candidates.
+        let (mut best_cell, mut cell_n) = (usize::MAX, u32::MAX);
+        for &w in comp {
+            let n = st.cand[w as usize].count_ones();
+            if n < cell_n {
+                (best_cell, cell_n) = (w as usize, n);
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        // The run with the fewest live combinations (more than one), if fewer than the cell's digits.
+        let (mut best_run, mut run_n) = (usize::MAX, cell_n);
+        if cell_n > 2 {
+            for &w in comp {
+                for r in lay.cell_runs[w as usize] {
+                    let n = st.live[r as usize].count_ones();
+                    if n > 1 && n < run_n {
+                        (best_run, run_n) = (r as usize, n);
+                    }
+                }
+            }
+        }
+        let known = self.known;
+        if best_run != usize::MAX {
+            let run = &lay.runs[best_run];
+            let known_combo = {
+                let digits = run.cells.iter().fold(0u16, |m, &w| m | 1 << known[w as usize]);
+                run.combos.iter().position(|&c| c == digits).map_or(0, |i| 1 << i)
+            };
+            for bit in ordered(st.live[best_run], known_combo) {
+                let mut next = st.clone();
+                next.live[best_run] = bit;
+                if prop.propagate_run(&mut next, best_run) {
+                    if let Some(s) = self.search(prop, next, comp, on_path && bit == known_combo) {
+                        return Some(s);
+                    }
+                }
+                if self.aborted {
+                    return None;
+                }
+            }
+        } else {
+            let known_digit = 1 << known[best_cell];
+            for bit in ordered(st.cand[best_cell], known_digit) {
+                let mut next = st.clone();
+                next.cand[best_cell] = bit;
+                if prop.propagate_cell(&mut next, best_cell) {
+                    if let Some(s) = self.search(prop, next, comp, on_path && bit == known_digit) {
+                        return Some(s);
+                    }
+                }
+                if self.aborted {
+                    return None;
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The open cells of a propagated state, grouped into parts linked by shared runs, smallest
+/// part first (ties by first cell).
+fn open_parts(lay: &Layout, st: &State) -> Vec<Vec<u32>> {
+    let n = lay.whites.len();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let p = parent[parent[x as usize] as usize];
+            parent[x as usize] = p;
+            x = p;
+        }
+        x
+    }
+    let open = |w: u32| st.cand[w as usize].count_ones() > 1;
+    for run in &lay.runs {
+        let mut first = None;
+        for &w in run.cells.iter().filter(|&&w| open(w)) {
+            match first {
+                None => first = Some(find(&mut parent, w)),
+                Some(f) => {
+                    let r = find(&mut parent, w);
+                    parent[r as usize] = f;
+                }
+            }
+        }
+    }
+    let mut index = vec![u32::MAX; n];
+    let mut parts: Vec<Vec<u32>> = Vec::new();
+    for w in (0..n as u32).filter(|&w| open(w)) {
+        let root = find(&mut parent, w) as usize;
+        if index[root] == u32::MAX {
+            index[root] = parts.len() as u32;
+            parts.push(Vec::new());
+        }
+        parts[index[root] as usize].push(w);
+    }
+    parts.sort_by_key(|p| p.len());
+    parts
+}
+
+/// What decides whether a part has one solution: its cells, then per run through them (in
+/// run order) the run's sum and the digits of its cells outside the part.
+fn part_key(lay: &Layout, known: &[u8], st: &State, part: &[u32]) -> Vec<u32> {
+    let mut runs: Vec<u32> = part.iter().flat_map(|&w| lay.cell_runs[w as usize]).collect();
+    runs.sort_unstable();
+    runs.dedup();
+    let mut key = part.to_vec();
+    key.push(u32::MAX);
+    for r in runs {
+        let run = &lay.runs[r as usize];
+        // Cells outside the part in a run through it are decided (open ones would be in it).
+        let fixed = run
+            .cells
+            .iter()
+            .filter(|&&w| st.cand[w as usize].count_ones() == 1)
+            .fold(0u32, |m, &w| m | 1 << known[w as usize]);
+        key.push(r << 16 | (run.sum as u32) << 10 | fixed);
+    }
+    key
 }
 
 /// Bits of `m` in order, with `first` (if set in `m`) moved to the front.
@@ -605,7 +929,28 @@ fn ordered(m: u16, first: u16) -> impl Iterator<Item = u16> {
     (head != 0).then_some(head).into_iter().chain((0..16).map(move |i| 1u16 << i).filter(move |b| rest & b != 0))
 }
 
-fn search(prop: &mut Propagator, st: State, limit: usize, avoid: Option<&[u8]>, found: &mut Found) {
+/// The cells and runs a search branches on: the whole board, or a part whose other cells are
+/// all decided (a window, a component).
+pub struct Scope {
+    pub cells: Vec<u32>,
+    pub runs: Vec<u32>,
+}
+
+impl Scope {
+    pub fn whole(lay: &Layout) -> Scope {
+        Scope { cells: (0..lay.whites.len() as u32).collect(), runs: (0..lay.runs.len() as u32).collect() }
+    }
+
+    /// `cells` and every run through them.
+    pub fn of_cells(lay: &Layout, cells: Vec<u32>) -> Scope {
+        let mut runs: Vec<u32> = cells.iter().flat_map(|&w| lay.cell_runs[w as usize]).collect();
+        runs.sort_unstable();
+        runs.dedup();
+        Scope { cells, runs }
+    }
+}
+
+fn search(prop: &mut Propagator, st: State, limit: usize, avoid: Option<&[u8]>, found: &mut Found, scope: &Scope) {
     found.nodes += 1;
     if found.nodes > found.budget {
         found.aborted = true;
@@ -613,7 +958,8 @@ fn search(prop: &mut Propagator, st: State, limit: usize, avoid: Option<&[u8]>, 
     }
     // The cell with the fewest candidates (more than one).
     let (mut best_cell, mut cell_n) = (usize::MAX, u32::MAX);
-    for (w, &m) in st.cand.iter().enumerate() {
+    for &w in &scope.cells {
+        let (w, m) = (w as usize, st.cand[w as usize]);
         let n = m.count_ones();
         if n > 1 && n < cell_n {
             (best_cell, cell_n) = (w, n);
@@ -633,7 +979,8 @@ fn search(prop: &mut Propagator, st: State, limit: usize, avoid: Option<&[u8]>, 
     // The run with the fewest live combinations (more than one), if fewer than the cell's digits.
     let (mut best_run, mut run_n) = (usize::MAX, cell_n);
     if cell_n > 2 {
-        for (r, &l) in st.live.iter().enumerate() {
+        for &r in &scope.runs {
+            let (r, l) = (r as usize, st.live[r as usize]);
             let n = l.count_ones();
             if n > 1 && n < run_n {
                 (best_run, run_n) = (r, n);
@@ -653,7 +1000,7 @@ fn search(prop: &mut Propagator, st: State, limit: usize, avoid: Option<&[u8]>, 
             let mut next = st.clone();
             next.live[best_run] = bit;
             if prop.propagate_run(&mut next, best_run) {
-                search(prop, next, limit, avoid, found);
+                search(prop, next, limit, avoid, found, scope);
             }
         }
     } else {
@@ -665,7 +1012,7 @@ fn search(prop: &mut Propagator, st: State, limit: usize, avoid: Option<&[u8]>, 
             let mut next = st.clone();
             next.cand[best_cell] = bit;
             if prop.propagate_cell(&mut next, best_cell) {
-                search(prop, next, limit, avoid, found);
+                search(prop, next, limit, avoid, found, scope);
             }
         }
     }
