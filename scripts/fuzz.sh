@@ -19,7 +19,7 @@ cases=${1:-${FUZZ_CASES:-1000000}}
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 start=$(date +%s)
 status=0
-FUZZ_CASES=$cases cargo test --release --quiet --manifest-path "$here/Cargo.toml" --test fuzz -- \
+FUZZ_CASES=$cases cargo test --release --quiet --manifest-path "$here/Cargo.toml" --test suite -- fuzz:: \
   --nocapture --test-threads=2 2>&1 | sed 's/^\.*//' >"$log" || status=$?
 secs=$(( $(date +%s) - start ))
 grep '^fuzz ' "$log" || true

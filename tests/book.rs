@@ -2,7 +2,7 @@
 //! pdffonts, pdftoppm: Debian package poppler-utils, which `.ci/run` installs); and SVG grids
 //! read back against the book's records.
 
-mod common;
+use crate::common;
 use common::{run, stderr};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! empty or absurdly long; readers that close the pipe early (`| head -1`); calibrate flags out
 //! of range. Each case once looped, panicked or crashed.
 
-mod common;
+use crate::common;
 use common::{bin, read_data, run_within};
 use std::io::Write;
 use std::process::{Output, Stdio};

@@ -3,7 +3,7 @@
 //! differ from the saved run refused, and `--exclude` rejecting transformed copies of earlier
 //! puzzles as duplicates. `scripts/kill-resume.sh` kills at 20 random moments.
 
-mod common;
+use crate::common;
 
 use common::{bin, run, stderr};
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! binary against a finished book, foreign files, a concurrent run and a run killed with
 //! SIGKILL. `scripts/outdir-check.sh` does the same at 20 random kill moments.
 
-mod common;
+use crate::common;
 
 use common::{bin, run, stderr};
 use std::path::Path;

@@ -5,7 +5,7 @@
 //! and no duplicate canonical key, also when the shards made the same puzzles; mismatched sets
 //! are refused with exit 2 and a message naming what is wrong.
 
-mod common;
+use crate::common;
 
 use common::{bin, run, stderr};
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! The real binary, end to end, on Sudoku: books, determinism, replay, bad input, config errors.
 
-mod common;
+use crate::common;
 use common::{grid, run, simple_count, stderr, stdout};
 use std::path::Path;
 

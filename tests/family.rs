@@ -3,7 +3,7 @@
 //! `solve` read the family's lines; `--threads 1` and `2` give the same book; classic 9×9 stays
 //! on its own kind.
 
-mod common;
+use crate::common;
 use common::{run, stderr, stdout};
 use puzzle_factory::kinds::sudoku::family::shape::Shape;
 use puzzle_factory::kinds::sudoku::family::{generate, notation, Family, FamilyParams, FamilyPuzzle};

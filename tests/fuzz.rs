@@ -10,7 +10,7 @@
 //! stream (default: a fixed one). `scripts/fuzz.sh` runs a million per parser. Each parser's
 //! figures are printed as `fuzz <parser>: <inputs> inputs, <panics> panics, slowest <ms> ms`.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;

@@ -6,14 +6,14 @@
 //! techniques, grading or ids fails here until the files are regenerated on purpose:
 //!
 //! ```sh
-//! UPDATE_GOLDEN=1 cargo test --release --test golden
+//! UPDATE_GOLDEN=1 cargo test --release --test suite golden::
 //! ```
 //!
 //! and the commit that does so says why the output changed. `rate` of the same puzzles must
 //! give the same grades and steps as the book (the rater is pure), and the books must not
 //! depend on the thread count.
 
-mod common;
+use crate::common;
 
 use common::{run, stdout};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! remove a solution digit, the MiniZinc benchmark puzzles solve to their known solutions, and
 //! books do not depend on the thread count.
 
-mod common;
+use crate::common;
 
 use common::{read_data, run, stderr, stdout};
 use puzzle_factory::kinds::kakuro::generate::generate;
@@ -12,9 +12,10 @@ use puzzle_factory::kinds::Kind;
 use puzzle_factory::rate::Technique;
 use rand::SeedableRng;
 
-/// The plain reference solver: white cells in reading order, digits 1-9 not yet in either
-/// run, a run checked against its sum when complete and against what its empty cells can
-/// still add (at least 1+2+…, at most 9+8+…). No combination tables, no propagation.
+/// The plain reference solver: digits 1-9 not yet in either run, a run checked against its
+/// sum when complete and against what its empty cells can still add (at least 1+2+…, at most
+/// 9+8+…), the next cell the one with fewest such digits. No combination tables, no
+/// propagation.
 fn simple_count(p: &Kakuro, limit: usize) -> usize {
     let (rows, cols) = (p.rows, p.cols);
     let white = |i: usize| p.cells[i] == Cell::White;
@@ -37,7 +38,7 @@ fn simple_count(p: &Kakuro, limit: usize) -> usize {
             }
         }
     }
-    let order: Vec<usize> = (0..rows * cols).filter(|&i| white(i)).collect();
+    let white_cells: Vec<usize> = (0..rows * cols).filter(|&i| white(i)).collect();
     let mut g = vec![0u8; rows * cols];
     fn fits(g: &[u8], run: &(u32, Vec<usize>)) -> bool {
         let placed: Vec<u32> = run.1.iter().filter(|&&c| g[c] != 0).map(|&c| g[c] as u32).collect();
@@ -47,27 +48,40 @@ fn simple_count(p: &Kakuro, limit: usize) -> usize {
         let max = (0..empty).map(|k| 9 - k).sum::<u32>();
         sum + min <= run.0 && run.0 <= sum + max
     }
-    fn go(
-        k: usize,
-        order: &[usize],
-        g: &mut Vec<u8>,
-        runs: &[(u32, Vec<usize>)],
-        of: &[[usize; 2]],
-        limit: usize,
-    ) -> usize {
-        if k == order.len() {
-            return 1;
-        }
-        let c = order[k];
-        let mut found = 0;
+    /// The digits cell `c` can take now: not in either run, and both runs still reachable.
+    fn options(c: usize, g: &mut [u8], runs: &[(u32, Vec<usize>)], of: &[[usize; 2]]) -> Vec<u8> {
+        let mut out = Vec::new();
         for d in 1..=9u8 {
             if of[c].iter().any(|&r| runs[r].1.iter().any(|&x| g[x] == d)) {
                 continue;
             }
             g[c] = d;
             if of[c].iter().all(|&r| fits(g, &runs[r])) {
-                found += go(k + 1, order, g, runs, of, limit - found);
+                out.push(d);
             }
+            g[c] = 0;
+        }
+        out
+    }
+    // Depth first, always on the empty cell with the fewest digits left (no other deduction).
+    fn go(cells: &[usize], g: &mut Vec<u8>, runs: &[(u32, Vec<usize>)], of: &[[usize; 2]], limit: usize) -> usize {
+        let mut best: Option<(usize, Vec<u8>)> = None;
+        let empty: Vec<usize> = cells.iter().copied().filter(|&c| g[c] == 0).collect();
+        for c in empty {
+            let opts = options(c, g, runs, of);
+            if best.as_ref().is_none_or(|(_, b)| opts.len() < b.len()) {
+                let done = opts.len() <= 1;
+                best = Some((c, opts));
+                if done {
+                    break;
+                }
+            }
+        }
+        let Some((c, opts)) = best else { return 1 };
+        let mut found = 0;
+        for d in opts {
+            g[c] = d;
+            found += go(cells, g, runs, of, limit - found);
             g[c] = 0;
             if found >= limit {
                 break;
@@ -75,7 +89,7 @@ fn simple_count(p: &Kakuro, limit: usize) -> usize {
         }
         found
     }
-    go(0, &order, &mut g, &runs, &of, limit)
+    go(&white_cells, &mut g, &runs, &of, limit)
 }
 
 fn check_generated(params: &KakuroParams, seed: u64, n: usize, usage: &mut [u32]) -> usize {
@@ -112,6 +126,16 @@ fn generated_puzzles_are_unique_by_the_simple_solver_and_rate_soundly() {
     for (t, u) in puzzle_factory::kinds::kakuro::techniques::Tech::ALL.iter().zip(&usage) {
         assert!(*u > 0, "{} never applied: {usage:?}", t.name());
     }
+}
+
+#[test]
+fn the_reference_solver_counts_past_one() {
+    // Every sum 10 on a 2×2 block: 1 9 / 9 1, 2 8 / 8 2, … (and both counters agree).
+    let text = r##"{"rows":3,"cols":3,"cells":[["#","10\\","10\\"],["\\10",".","."],["\\10",".","."]]}"##;
+    let p = notation::parse(text).unwrap();
+    assert_eq!(simple_count(&p, 2), 2);
+    assert_eq!(simple_count(&p, 100), 8);
+    assert_eq!(count_solutions(&Layout::new(&p).unwrap(), 100).count, 8);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! KenKen end to end: uniqueness by a simple solver, sound rating, Keen IDs, the janko.at
 //! collection, and determinism across thread counts.
 
-mod common;
+use crate::common;
 use common::{read_data, run, stderr, stdout};
 use puzzle_factory::common::cage::Op;
 use puzzle_factory::kinds::kenken::generate::generate;

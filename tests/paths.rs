@@ -6,7 +6,7 @@
 //! `PATHS_N` sets the puzzles per configuration (default 150; the closing figures used 10000),
 //! `PATHS_REF_N` the top1465 lines explained (default 60).
 
-mod common;
+use crate::common;
 use common::{read_data, run, stderr, stdout};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};

@@ -1,6 +1,6 @@
 //! The fast band solver agrees with the simple reference solver.
 
-mod common;
+use crate::common;
 use common::{grid, read_data, simple_count};
 use puzzle_factory::kinds::sudoku::solve::{count_solutions, has_other_solution};
 use rand::{Rng, SeedableRng};

@@ -1,7 +1,7 @@
 //! Each Sudoku technique fires where it is the first to apply and not where it must not, and no
 //! step ever removes a digit of the solution.
 
-mod common;
+use crate::common;
 use common::{grid, read_data};
 use puzzle_factory::kinds::sudoku::generate::{generate, Symmetry};
 use puzzle_factory::kinds::sudoku::position::Position;

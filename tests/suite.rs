@@ -1,0 +1,21 @@
+//! The integration tests, one binary: the real `puzzle-factory` executable and the library
+//! against reference data. One binary rather than one per file: each would link the whole
+//! crate again (thin LTO in release), and the files' tests then share both cores.
+//! Run one file's tests with its module name: `cargo test --release --test suite golden::`.
+
+mod common;
+
+mod book;
+mod cli_inputs;
+mod cli_order;
+mod cli_outdir;
+mod cli_shard;
+mod cli_sudoku;
+mod family;
+mod fuzz;
+mod golden;
+mod kakuro;
+mod kenken;
+mod paths;
+mod sudoku_solver;
+mod sudoku_techniques;
