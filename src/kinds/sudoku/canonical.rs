@@ -211,19 +211,24 @@ impl RowSearch<'_> {
     }
 }
 
-/// The starts with the smallest relabelled row 1 (then row 2), found column by column.
+/// The starts with the smallest relabelled row 1 (then row 2), found column by column. The
+/// (transposition, row 0, row 1) choices are searched best bound first, so that the best row 1
+/// found early prunes the rest.
 fn starts(sols: &[Grid; 2]) -> Vec<Start> {
     let mut best = (u64::MAX, u64::MAX);
     let mut found = Vec::new();
+    // (bound, t, r0, r1, p, count of the most common stack pair), for all 36 choices.
+    let mut choices = [(0u64, 0usize, 0usize, 0usize, [0u8; 9], 0u8); 36];
+    let mut ats = [[[0u8; 10]; 9]; 2];
+    let mut n = 0;
     for (t, g) in sols.iter().enumerate() {
         for r0 in 0..9 {
-            let mut at = [0u8; 10];
+            let at = &mut ats[t][r0];
             for c in 0..9 {
                 at[g[r0 * 9 + c] as usize] = c as u8;
             }
             let band = r0 / 3 * 3;
             for r1 in (band..band + 3).filter(|&r| r != r0) {
-                let r2 = 3 * band + 3 - r0 - r1;
                 let p: [u8; 9] = std::array::from_fn(|j| at[g[r1 * 9 + j] as usize]);
                 // count[i][k]: how many of row r1's digits in stack i lie in stack k of row r0.
                 // Row 1's first three entries are those of one stack of row r1, in increasing
@@ -234,25 +239,36 @@ fn starts(sols: &[Grid; 2]) -> Vec<Start> {
                     count[j / 3][p[j] as usize / 3] += 1;
                 }
                 let most = count.iter().flatten().copied().max().unwrap_or(0);
-                let bound = [0x478, 0x478, 0x457, 0x456][most as usize];
-                if bound > best.0 >> 24 {
-                    continue;
-                }
-                let search = RowSearch { g, t, r0, r1, r2, p, at };
-                // New column 0: an old column whose digit's row-0 column lies in a stack of
-                // row 0 holding `most` of its stack's digits; that stack becomes new stack 1.
-                for u in 0..9u8 {
-                    let target = p[u as usize];
-                    if count[u as usize / 3][target as usize / 3] != most {
-                        continue;
-                    }
-                    let mut q = Partial::EMPTY;
-                    q.put(u, 0);
-                    q.put(target, 3);
-                    q.row1 = 4;
-                    search.fill(1, q, &mut best, &mut found);
-                }
+                choices[n] = ([0x478, 0x478, 0x457, 0x456][most as usize], t, r0, r1, p, most);
+                n += 1;
             }
+        }
+    }
+    choices.sort_by_key(|c| c.0);
+    for &(bound, t, r0, r1, p, most) in &choices {
+        if bound > best.0 >> 24 {
+            break;
+        }
+        let g = &sols[t];
+        let band = r0 / 3 * 3;
+        let r2 = 3 * band + 3 - r0 - r1;
+        let search = RowSearch { g, t, r0, r1, r2, p, at: ats[t][r0] };
+        let mut count = [[0u8; 3]; 3];
+        for j in 0..9 {
+            count[j / 3][p[j] as usize / 3] += 1;
+        }
+        // New column 0: an old column whose digit's row-0 column lies in a stack of row 0
+        // holding `most` of its stack's digits; that stack becomes new stack 1.
+        for u in 0..9u8 {
+            let target = p[u as usize];
+            if count[u as usize / 3][target as usize / 3] != most {
+                continue;
+            }
+            let mut q = Partial::EMPTY;
+            q.put(u, 0);
+            q.put(target, 3);
+            q.row1 = 4;
+            search.fill(1, q, &mut best, &mut found);
         }
     }
     found
