@@ -9,7 +9,8 @@
 #   takes about 0.3 s or more; the figure is CPU time (user + sys), median of REPEAT runs (the
 #   two programs alternate run by run);
 # * graded generation per core against QQWing (`qqwing --generate N --one-line`, installed from
-#   Debian when absent): `generate --threads 1`, CPU time, median of REPEAT runs.
+#   Debian when absent): `generate --threads 1`, CPU time, median of REPEAT runs, both programs
+#   at the same `--symmetry` (rotate180, our default, then none, QQWing's default).
 #
 # Ratios above 1 mean puzzle-factory is faster. Reference puzzles come from $PUZZLE_FACTORY_DATA
 # or ../shared/data beside the repository.
@@ -67,10 +68,14 @@ for set in top1465 17clue hardest; do
   printf '%-10s %9s %12.3f %12.3f %7.2fx\n' "$set" "$(wc -l <"$f")" "$ours" "$crate" "$(calc "$crate / $ours")"
 done
 
-read -r qq_t one_t < <(alternating 'qqwing --generate "$n_qq" --one-line' \
-  '"$bin" generate --count "$n_ours" --seed 1 --threads 1 --quiet --force --out "$tmp/book"')
-qq_rate=$(calc "$n_qq / $qq_t")
-one_rate=$(calc "$n_ours / $one_t")
-printf 'qqwing --generate %s --one-line:        %8.2f s  %8.0f puzzles/s\n' "$n_qq" "$qq_t" "$qq_rate"
-printf 'puzzle-factory --threads 1, %s graded: %8.2f s  %8.0f puzzles/s\n' "$n_ours" "$one_t" "$one_rate"
-printf 'graded generation per core, ours/qqwing: %.1fx\n' "$(calc "$one_rate / $qq_rate")"
+# Both programs at the same clue symmetry: rotate180 (our default; QQWing's default is none)
+# and none.
+for sym in rotate180 none; do
+  read -r qq_t one_t < <(alternating 'qqwing --generate "$n_qq" --one-line --symmetry '$sym \
+    '"$bin" generate --count "$n_ours" --seed 1 --threads 1 --quiet --force --symmetry '$sym' --out "$tmp/book"')
+  qq_rate=$(calc "$n_qq / $qq_t")
+  one_rate=$(calc "$n_ours / $one_t")
+  printf '%s: qqwing --generate %s --one-line:        %8.2f s  %8.0f puzzles/s\n' "$sym" "$n_qq" "$qq_t" "$qq_rate"
+  printf '%s: puzzle-factory --threads 1, %s graded: %8.2f s  %8.0f puzzles/s\n' "$sym" "$n_ours" "$one_t" "$one_rate"
+  printf '%s: graded generation per core, ours/qqwing: %.1fx\n' "$sym" "$(calc "$one_rate / $qq_rate")"
+done
