@@ -481,6 +481,11 @@ impl Position {
             }
             let (sets, placed) = self.cage_sets_left(k);
             let sure = sets.iter().fold(!0 as Mask, |m, &s| m & s) & !placed;
+            // Only a house meeting the cage can have all its places of a digit inside it.
+            let mut touching: Vec<u16> =
+                cage.cells.iter().flat_map(|&c| self.shape.cell_houses[c as usize].iter().copied()).collect();
+            touching.sort_unstable();
+            touching.dedup();
             let mut digits = open.iter().fold(0 as Mask, |m, &c| m | self.cand[c]);
             while digits != 0 {
                 let d = digits.trailing_zeros();
@@ -500,13 +505,13 @@ impl Position {
                 }
                 // A house whose places of d all lie in the cage: the cage holds d there, so
                 // not in its cells outside that house.
-                for (h, house) in self.shape.houses.iter().enumerate() {
-                    let _ = h;
+                for &h in &touching {
+                    let house = &self.shape.houses[h as usize];
                     let mut any = false;
                     let inside = house.iter().all(|&c| {
                         let has = self.cand[c as usize] & bit != 0;
                         any |= has;
-                        !has || cage.cells.contains(&c)
+                        !has || self.shape.cage_of[c as usize] as usize == k
                     });
                     if any && inside && !house.iter().any(|&c| self.value[c as usize] as u32 == d) {
                         cells.extend(places.iter().copied().filter(|c| !house.contains(&(*c as u16))));
