@@ -21,6 +21,8 @@ pub struct Position {
     pub empty: usize,
     /// Per cell: the cells that cannot share its digit (peers and cage mates).
     pub blockers: Arc<Vec<Vec<u16>>>,
+    /// Killer boards: the 45 rule's tables (single houses, groups), fixed by the board.
+    pub rule45: Option<Arc<[Vec<super::techniques::Rule45>; 2]>>,
 }
 
 /// One move of the rater: place a digit, or remove digits from cells.
@@ -55,6 +57,7 @@ impl Position {
         let cells = shape.cells();
         let all = super::shape::full(shape.n);
         let blockers = Arc::new(blockers(&shape));
+        let rule45 = shape.is_killer().then(|| Arc::new(super::techniques::rule45_tables(&shape)));
         let mut p = Position {
             shape,
             value: vec![0; cells],
@@ -63,6 +66,7 @@ impl Position {
             unsound: 0,
             empty: cells,
             blockers,
+            rule45,
         };
         for (c, &d) in givens.iter().enumerate() {
             if d != 0 {

@@ -52,6 +52,46 @@ pub fn cage_sets(n: usize, k: usize, sum: u32) -> std::sync::Arc<Vec<Mask>> {
     v
 }
 
+/// The sums the search keeps, with their digit sets: the board's cages (same indices), then,
+/// on killer boards, the innies of each house: a house's cells outside the cages lying wholly in
+/// it add up to the house's total less those cages' sums, and being in one house they hold
+/// distinct digits, so they make one more cage for the search (not for the rater, whose 45 rule
+/// is a technique of its own). Only innies with few digit sets (at most `MAX_SETS`): a large
+/// set list costs more per look than it prunes.
+type SumList = (Vec<Vec<u16>>, Vec<std::sync::Arc<Vec<Mask>>>);
+
+fn sums(shape: &Shape) -> SumList {
+    const MAX_SETS: usize = 24;
+    let n = shape.n;
+    let mut cells: Vec<Vec<u16>> = shape.cages.iter().map(|c| c.cells.clone()).collect();
+    let mut sets: Vec<_> = shape.cages.iter().map(|c| cage_sets(n, c.cells.len(), c.sum)).collect();
+    if shape.cages.is_empty() {
+        return (cells, sets);
+    }
+    for house in &shape.houses {
+        let mut left = house.clone();
+        // None when the cages inside add up to more than the house (no solution anyway).
+        let mut total = Some((n * (n + 1) / 2) as u32);
+        for cage in &shape.cages {
+            if cage.cells.iter().all(|c| house.contains(c)) {
+                left.retain(|c| !cage.cells.contains(c));
+                total = total.and_then(|t| t.checked_sub(cage.sum));
+            }
+        }
+        left.sort_unstable();
+        let Some(total) = total else { continue };
+        if left.is_empty() || left.len() == house.len() || cells.contains(&left) {
+            continue;
+        }
+        let s = cage_sets(n, left.len(), total);
+        if s.len() <= MAX_SETS {
+            cells.push(left);
+            sets.push(s);
+        }
+    }
+    (cells, sets)
+}
+
 /// What a count found.
 #[derive(Clone, Debug)]
 pub struct Count {
@@ -77,15 +117,15 @@ struct Work {
 }
 
 impl Work {
-    fn new(shape: &Shape) -> Work {
+    fn new(shape: &Shape, cages: usize) -> Work {
         Work {
             singles: Vec::with_capacity(shape.cells()),
             houses: Vec::with_capacity(shape.houses.len()),
             house_dirty: vec![false; shape.houses.len()],
             inters: Vec::with_capacity(shape.houses.len()),
             inter_dirty: vec![false; shape.houses.len()],
-            cages: Vec::with_capacity(shape.cages.len()),
-            cage_dirty: vec![false; shape.cages.len()],
+            cages: Vec::with_capacity(cages),
+            cage_dirty: vec![false; cages],
         }
     }
     /// Forget what a propagation that hit a contradiction left behind.
@@ -103,7 +143,7 @@ impl Work {
     }
     fn all_dirty(&mut self, shape: &Shape) {
         (0..shape.houses.len()).for_each(|h| self.dirty_house(h));
-        (0..shape.cages.len()).for_each(|k| self.dirty_cage(k));
+        (0..self.cage_dirty.len()).for_each(|k| self.dirty_cage(k));
     }
     #[inline]
     fn dirty_house(&mut self, h: usize) {
@@ -212,8 +252,12 @@ fn no_intersections(shape: &Shape) -> Vec<Vec<Vec<Cut>>> {
 /// The search, with the board's tables borrowed.
 pub struct Solver<'a> {
     shape: &'a Shape,
-    /// Per cage: its digit sets.
+    /// The sums the search keeps: the board's cages, then the innies of single houses (`sums`).
+    sums: Vec<Vec<u16>>,
+    /// Per sum: its digit sets.
     cage_sets: Vec<std::sync::Arc<Vec<Mask>>>,
+    /// The sums of each cell.
+    sums_of: Vec<Vec<u16>>,
     /// Per house: its partitions into cuts (`intersections`).
     cuts: Vec<Vec<Vec<Cut>>>,
     all: Mask,
@@ -231,16 +275,36 @@ pub struct Solver<'a> {
 type Cands = Vec<Mask>;
 
 impl<'a> Solver<'a> {
+    /// The search's solver: the board's cages and the innies of single houses (`sums`).
     pub fn new(shape: &'a Shape, budget: u64) -> Solver<'a> {
-        let cage_sets = shape.cages.iter().map(|c| cage_sets(shape.n, c.cells.len(), c.sum)).collect();
+        Self::with_sums(shape, budget, sums(shape))
+    }
+
+    /// Propagation by the board's own cages only: the rater's trial, whose refutations are part
+    /// of the step count the grades were fitted on.
+    pub fn plain(shape: &'a Shape, budget: u64) -> Solver<'a> {
+        let own = shape.cages.iter().map(|c| (c.cells.clone(), cage_sets(shape.n, c.cells.len(), c.sum))).unzip();
+        Self::with_sums(shape, budget, own)
+    }
+
+    fn with_sums(shape: &'a Shape, budget: u64, (sums, cage_sets): SumList) -> Solver<'a> {
+        let mut sums_of = vec![Vec::new(); shape.cells()];
+        for (k, cells) in sums.iter().enumerate() {
+            for &c in cells {
+                sums_of[c as usize].push(k as u16);
+            }
+        }
+        let work = RefCell::new(Work::new(shape, sums.len()));
         Solver {
             shape,
+            sums,
             cage_sets,
+            sums_of,
             cuts: if uses_intersections(shape) { intersections(shape) } else { no_intersections(shape) },
             all: full(shape.n),
             nodes: 0,
             budget,
-            work: RefCell::new(Work::new(shape)),
+            work,
             stack: Vec::new(),
         }
     }
@@ -302,8 +366,7 @@ impl<'a> Solver<'a> {
         for &h in &self.shape.cell_houses[c] {
             work.dirty_house(h as usize);
         }
-        let k = self.shape.cage_of[c];
-        if k != u16::MAX {
+        for &k in &self.sums_of[c] {
             work.dirty_cage(k as usize);
         }
         true
@@ -424,9 +487,9 @@ impl<'a> Solver<'a> {
     /// Cage combinations: each cell keeps the digits of some digit set that reaches the sum,
     /// holds the cage's placed digits and gives every cell a candidate.
     fn cage(&self, cand: &mut [Mask], work: &mut Work, k: usize) -> bool {
-        let cage = &self.shape.cages[k];
+        let cells = &self.sums[k];
         let (mut union, mut placed) = (0 as Mask, 0 as Mask);
-        for &c in &cage.cells {
+        for &c in cells {
             let m = cand[c as usize];
             union |= m;
             if m & (m - 1) == 0 {
@@ -438,14 +501,14 @@ impl<'a> Solver<'a> {
         }
         let mut allowed = 0 as Mask;
         for &set in self.cage_sets[k].iter() {
-            if set & placed == placed && set & union == set && cage.cells.iter().all(|&c| cand[c as usize] & set != 0) {
+            if set & placed == placed && set & union == set && cells.iter().all(|&c| cand[c as usize] & set != 0) {
                 allowed |= set;
             }
         }
         if allowed == 0 {
             return false;
         }
-        for &c in &cage.cells {
+        for &c in cells {
             let m = cand[c as usize];
             let mut keep = m & allowed;
             if m & (m - 1) != 0 {
@@ -792,6 +855,25 @@ mod tests {
             }
         }
         cages
+    }
+
+    #[test]
+    fn the_search_uses_the_innies_of_a_house_and_the_rater_does_not() {
+        // 1 2 3 4 / 3 4 1 2 / 2 1 4 3 / 4 3 2 1 with cages {r1c1 r1c2} = 3 and {r1c3 r2c3} = 4:
+        // row 1's innies r1c3 r1c4 add up to 10 - 3 = 7, so they are 3 and 4; with the cage's
+        // {1,3}, r1c3 = 3 (then r1c4 = 4, r2c3 = 1) without a branch.
+        let cages = vec![Cage { sum: 3, cells: vec![0, 1] }, Cage { sum: 4, cells: vec![2, 6] }];
+        let shape = Shape::new(4, Some((2, 2)), None, false, cages).unwrap();
+        let search = Solver::new(&shape, 0);
+        let mut cand = search.start(&[0; 16]).unwrap();
+        assert!(search.propagate(&mut cand));
+        assert_eq!((cand[2], cand[3], cand[6]), (1 << 3, 1 << 4, 1 << 1));
+        // Row 1's innies {r1c3 r1c4} = {3,4} is among the search's sums; the rater's solver
+        // keeps the two cages alone.
+        let (cells, sets) = sums(&shape);
+        let at = cells.iter().position(|c| *c == [2, 3]).expect("row 1's innies");
+        assert_eq!(*sets[at], vec![1 << 3 | 1 << 4]);
+        assert_eq!(Solver::plain(&shape, 0).sums.len(), 2);
     }
 
     /// Propagation (singles, hidden singles, cages, intersections) never takes a solution's digit

@@ -18,7 +18,7 @@
 //! by the tests over many generated puzzles.
 
 use super::position::{Position, Step};
-use super::shape::{full, HouseKind, Mask};
+use super::shape::{full, HouseKind, Mask, MAX_N};
 use super::solve::{cage_sets, Solver};
 use crate::common::combos::binom;
 use crate::common::latin;
@@ -474,24 +474,51 @@ impl Position {
     }
 
     fn cage_house(&self, t: &mut Tally<Step>) {
+        // Fixed buffers: this runs at every level-1 try of a killer (no allocation per cage).
+        let mut open = [0usize; MAX_N];
+        let mut places = [0usize; MAX_N];
+        let mut touching = [0u16; 5 * MAX_N];
         for (k, cage) in self.shape.cages.iter().enumerate() {
-            let open: Vec<usize> = cage.cells.iter().map(|&c| c as usize).filter(|&c| self.value[c] == 0).collect();
+            let mut no = 0;
+            for &c in cage.cells.iter().filter(|&&c| self.value[c as usize] == 0) {
+                open[no] = c as usize;
+                no += 1;
+            }
+            let open = &open[..no];
             if open.is_empty() {
                 continue;
             }
             let (sets, placed) = self.cage_sets_left(k);
             let sure = sets.iter().fold(!0 as Mask, |m, &s| m & s) & !placed;
             // Only a house meeting the cage can have all its places of a digit inside it.
-            let mut touching: Vec<u16> =
-                cage.cells.iter().flat_map(|&c| self.shape.cell_houses[c as usize].iter().copied()).collect();
+            let mut nt = 0;
+            for &c in &cage.cells {
+                for &h in &self.shape.cell_houses[c as usize] {
+                    touching[nt] = h;
+                    nt += 1;
+                }
+            }
+            let touching = &mut touching[..nt];
             touching.sort_unstable();
-            touching.dedup();
+            let mut u = 0;
+            for i in 0..nt {
+                if i == 0 || touching[i] != touching[i - 1] {
+                    touching[u] = touching[i];
+                    u += 1;
+                }
+            }
+            let touching = &touching[..u];
             let mut digits = open.iter().fold(0 as Mask, |m, &c| m | self.cand[c]);
             while digits != 0 {
                 let d = digits.trailing_zeros();
                 digits &= digits - 1;
                 let bit: Mask = 1 << d;
-                let places: Vec<usize> = open.iter().copied().filter(|&c| self.cand[c] & bit != 0).collect();
+                let mut np = 0;
+                for &c in open.iter().filter(|&&c| self.cand[c] & bit != 0) {
+                    places[np] = c;
+                    np += 1;
+                }
+                let places = &places[..np];
                 let mut cells: Vec<usize> = Vec::new();
                 // The cage must hold d and can only there: every house holding all of its
                 // places loses d elsewhere.
@@ -505,7 +532,7 @@ impl Position {
                 }
                 // A house whose places of d all lie in the cage: the cage holds d there, so
                 // not in its cells outside that house.
-                for &h in &touching {
+                for &h in touching {
                     let house = &self.shape.houses[h as usize];
                     let mut any = false;
                     let inside = house.iter().all(|&c| {
@@ -520,62 +547,6 @@ impl Position {
                 t.record(self.removal(cells, bit, || places.iter().copied()));
             }
         }
-    }
-
-    /// The 45 rule over the union of `houses` (disjoint, each holding every digit once):
-    /// (open innies, their sum) and (open outies, their sum), each when the set is not empty.
-    fn innies_outies_of(&self, houses: &[usize]) -> [Option<(Vec<usize>, i64)>; 2] {
-        let shape = &self.shape;
-        let n = shape.n as i64;
-        let mut inside = vec![false; shape.cells()];
-        for &h in houses {
-            for &c in &shape.houses[h] {
-                inside[c as usize] = true;
-            }
-        }
-        let total = houses.len() as i64 * n * (n + 1) / 2;
-        // Cages touching the union: wholly inside, or sticking out.
-        let mut whole_sum = 0i64;
-        let mut partial_sum = 0i64;
-        let mut innies: Vec<usize> = Vec::new();
-        let mut outies: Vec<usize> = Vec::new();
-        let mut uncaged = false;
-        let mut seen = vec![false; shape.cages.len()];
-        for &h in houses {
-            for &c in &shape.houses[h] {
-                let k = shape.cage_of[c as usize];
-                if k == u16::MAX {
-                    innies.push(c as usize);
-                    uncaged = true;
-                    continue;
-                }
-                if std::mem::replace(&mut seen[k as usize], true) {
-                    continue;
-                }
-                let cage = &shape.cages[k as usize];
-                if cage.cells.iter().all(|&x| inside[x as usize]) {
-                    whole_sum += cage.sum as i64;
-                } else {
-                    partial_sum += cage.sum as i64;
-                    for &x in &cage.cells {
-                        if inside[x as usize] {
-                            innies.push(x as usize);
-                        } else {
-                            outies.push(x as usize);
-                        }
-                    }
-                }
-            }
-        }
-        let innie_sum = total - whole_sum;
-        let outie_sum = partial_sum - innie_sum;
-        let open = |cells: Vec<usize>, sum: i64| {
-            let placed: i64 = cells.iter().map(|&c| self.value[c] as i64).sum();
-            let open: Vec<usize> = cells.into_iter().filter(|&c| self.value[c] == 0).collect();
-            (!open.is_empty()).then_some((open, sum - placed))
-        };
-        // Outies' sum needs the innies' sum to be the partial cages' part alone.
-        [open(innies, innie_sum), if uncaged { None } else { open(outies, outie_sum) }]
     }
 
     /// Candidates of `cells` that cannot make `sum` with the others' smallest and largest
@@ -604,12 +575,24 @@ impl Position {
         (!list.is_empty()).then(|| Step::Remove(list, from()))
     }
 
-    fn innies_outies(&self, groups: &[Vec<usize>], t: &mut Tally<Step>) {
-        for houses in groups {
-            for (cells, sum) in self.innies_outies_of(houses).into_iter().flatten() {
-                if cells.len() <= 4 {
-                    let from = || houses.iter().flat_map(|&h| self.shape.houses[h].iter().copied()).collect();
-                    t.record(self.sum_removal(&cells, sum, from));
+    fn innies_outies(&self, groups: &[Rule45], t: &mut Tally<Step>) {
+        for g in groups {
+            for (cells, sum) in g.sides.iter().flatten() {
+                // The open cells and what they still add up to.
+                let placed: i64 = cells.iter().map(|&c| self.value[c] as i64).sum();
+                let mut open = [0usize; 5];
+                let mut k = 0;
+                for &c in cells.iter().filter(|&&c| self.value[c] == 0) {
+                    if k == open.len() {
+                        k += 1;
+                        break;
+                    }
+                    open[k] = c;
+                    k += 1;
+                }
+                if (1..=4).contains(&k) {
+                    let from = || g.houses.iter().flat_map(|&h| self.shape.houses[h].iter().copied()).collect();
+                    t.record(self.sum_removal(&open[..k], sum - placed, from));
                 }
             }
         }
@@ -617,7 +600,7 @@ impl Position {
 
     fn trial(&self, t: &mut Tally<Step>) {
         let min = self.empty_cells().map(|c| self.cand[c].count_ones()).min().unwrap_or(0);
-        let solver = Solver::new(&self.shape, 0);
+        let solver = Solver::plain(&self.shape, 0);
         let base = self.counter_cands();
         let mut first_cell = None;
         for c in self.empty_cells().filter(|&c| self.cand[c].count_ones() == min.max(2)) {
@@ -688,6 +671,74 @@ pub fn house_groups(shape: &super::shape::Shape) -> Vec<Vec<usize>> {
     out
 }
 
+/// The 45 rule over one group of houses, as far as the board alone decides it: the houses, then
+/// the innies (cells of the union outside the cages lying wholly in it) with their sum, and the
+/// outies (cells outside the union of the cages sticking out of it) with theirs, the latter
+/// only when every cell of the union is caged (else the innies' sum is not the partial cages'
+/// part alone). The position subtracts its placed digits (`innies_outies`).
+pub struct Rule45 {
+    pub houses: Vec<usize>,
+    pub sides: [Option<(Vec<usize>, i64)>; 2],
+}
+
+/// The 45-rule table of single houses (rows, columns, regions: not the diagonals) and of the
+/// `house_groups`, built once per position instead of at every look.
+pub fn rule45_tables(shape: &super::shape::Shape) -> [Vec<Rule45>; 2] {
+    let singles: Vec<Vec<usize>> =
+        (0..shape.houses.len()).filter(|&h| shape.house_kind[h] != HouseKind::Diagonal).map(|h| vec![h]).collect();
+    let groups = house_groups(shape);
+    let n = shape.n as i64;
+    let mut inside = vec![false; shape.cells()];
+    let mut seen = vec![false; shape.cages.len()];
+    let mut table = |houses: Vec<usize>| {
+        inside.iter_mut().for_each(|x| *x = false);
+        seen.iter_mut().for_each(|x| *x = false);
+        for &h in &houses {
+            for &c in &shape.houses[h] {
+                inside[c as usize] = true;
+            }
+        }
+        let total = houses.len() as i64 * n * (n + 1) / 2;
+        // Cages touching the union: wholly inside, or sticking out.
+        let (mut whole_sum, mut partial_sum) = (0i64, 0i64);
+        let (mut innies, mut outies) = (Vec::new(), Vec::new());
+        let mut uncaged = false;
+        for &h in &houses {
+            for &c in &shape.houses[h] {
+                let k = shape.cage_of[c as usize];
+                if k == u16::MAX {
+                    innies.push(c as usize);
+                    uncaged = true;
+                    continue;
+                }
+                if std::mem::replace(&mut seen[k as usize], true) {
+                    continue;
+                }
+                let cage = &shape.cages[k as usize];
+                if cage.cells.iter().all(|&x| inside[x as usize]) {
+                    whole_sum += cage.sum as i64;
+                } else {
+                    partial_sum += cage.sum as i64;
+                    for &x in &cage.cells {
+                        if inside[x as usize] {
+                            innies.push(x as usize);
+                        } else {
+                            outies.push(x as usize);
+                        }
+                    }
+                }
+            }
+        }
+        let innie_sum = total - whole_sum;
+        let outie_sum = partial_sum - innie_sum;
+        let side = |cells: Vec<usize>, sum: i64| (!cells.is_empty()).then_some((cells, sum));
+        Rule45 { houses, sides: [side(innies, innie_sum), if uncaged { None } else { side(outies, outie_sum) }] }
+    };
+    let singles = singles.into_iter().map(&mut table).collect();
+    let multi = groups.into_iter().map(&mut table).collect();
+    [singles, multi]
+}
+
 impl Solving for Position {
     type Tech = Tech;
     type Step = Step;
@@ -720,15 +771,12 @@ impl Solving for Position {
             Tech::CageCombination => self.cage_combination(t),
             Tech::CageHouse => self.cage_house(t),
             Tech::InniesOuties => {
-                let singles: Vec<Vec<usize>> = (0..self.shape.houses.len())
-                    .filter(|&h| self.shape.house_kind[h] != HouseKind::Diagonal)
-                    .map(|h| vec![h])
-                    .collect();
-                self.innies_outies(&singles, t)
+                let tables = self.rule45.clone().expect("a killer position has its 45-rule tables");
+                self.innies_outies(&tables[0], t)
             }
             Tech::InniesOutiesMulti => {
-                let groups = house_groups(&self.shape);
-                self.innies_outies(&groups, t)
+                let tables = self.rule45.clone().expect("a killer position has its 45-rule tables");
+                self.innies_outies(&tables[1], t)
             }
         }
     }
