@@ -23,6 +23,8 @@ pub struct Position {
     pub blockers: Arc<Vec<Vec<u16>>>,
     /// Killer boards: the 45 rule's tables (single houses, groups), fixed by the board.
     pub rule45: Option<Arc<[Vec<super::techniques::Rule45>; 2]>>,
+    /// Killer boards: the digit sets of each cage (looked up once, not at every look).
+    pub cage_sets: Option<Arc<Vec<Arc<Vec<super::shape::Mask>>>>>,
 }
 
 /// One move of the rater: place a digit, or remove digits from cells.
@@ -58,6 +60,9 @@ impl Position {
         let all = super::shape::full(shape.n);
         let blockers = Arc::new(blockers(&shape));
         let rule45 = shape.is_killer().then(|| Arc::new(super::techniques::rule45_tables(&shape)));
+        let cage_sets = shape.is_killer().then(|| {
+            Arc::new(shape.cages.iter().map(|q| super::solve::cage_sets(shape.n, q.cells.len(), q.sum)).collect())
+        });
         let mut p = Position {
             shape,
             value: vec![0; cells],
@@ -67,6 +72,7 @@ impl Position {
             empty: cells,
             blockers,
             rule45,
+            cage_sets,
         };
         for (c, &d) in givens.iter().enumerate() {
             if d != 0 {

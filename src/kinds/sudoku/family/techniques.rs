@@ -425,20 +425,23 @@ impl Position {
         self.removal(cells, 1 << z, || quad)
     }
 
-    /// The digit sets of cage `k` still possible: reaching the sum, holding the placed digits,
-    /// every empty cell given a candidate.
-    fn cage_sets_left(&self, k: usize) -> (Vec<Mask>, Mask) {
+    /// The digit sets of cage `k` still possible (reaching the sum, holding the placed digits,
+    /// every empty cell given a candidate), as (their intersection, their union), and the
+    /// placed digits. No sets left: (all bits, 0).
+    fn cage_sets_left(&self, k: usize) -> (Mask, Mask, Mask) {
         let cage = &self.shape.cages[k];
         let placed = cage.cells.iter().fold(0 as Mask, |m, &c| m | (1 << self.value[c as usize]) & !1);
-        let sets = cage_sets(self.shape.n, cage.cells.len(), cage.sum);
-        let open: Vec<Mask> =
-            cage.cells.iter().filter(|&&c| self.value[c as usize] == 0).map(|&c| self.cand[c as usize]).collect();
-        let left = sets
-            .iter()
-            .copied()
-            .filter(|&s| s & placed == placed && open.iter().all(|&m| m & s & !placed != 0))
-            .collect();
-        (left, placed)
+        let sets: &[Mask] = match &self.cage_sets {
+            Some(t) => &t[k],
+            None => &cage_sets(self.shape.n, cage.cells.len(), cage.sum),
+        };
+        let open = || cage.cells.iter().filter(|&&c| self.value[c as usize] == 0).map(|&c| self.cand[c as usize]);
+        let (mut and, mut or) = (!0 as Mask, 0 as Mask);
+        for &s in sets.iter().filter(|&&s| s & placed == placed && open().all(|m| m & s & !placed != 0)) {
+            and &= s;
+            or |= s;
+        }
+        (and, or, placed)
     }
 
     fn cage_sum(&self, t: &mut Tally<Step>) {
@@ -462,8 +465,8 @@ impl Position {
             if open.len() < 2 {
                 continue;
             }
-            let (sets, placed) = self.cage_sets_left(k);
-            let allowed = sets.iter().fold(0 as Mask, |m, &s| m | s) & !placed;
+            let (_, or, placed) = self.cage_sets_left(k);
+            let allowed = or & !placed;
             let list: Vec<(u16, Mask)> = open
                 .iter()
                 .filter(|&&c| self.cand[c] & !allowed != 0)
@@ -478,6 +481,36 @@ impl Position {
         let mut open = [0usize; MAX_N];
         let mut places = [0usize; MAX_N];
         let mut touching = [0u16; 5 * MAX_N];
+        // owner[h][d]: the cage holding every place of d in house h (d open there), else NONE.
+        // One pass over the houses instead of one per cage and digit.
+        const NONE: u16 = u16::MAX;
+        let mut owner = [[NONE; MAX_N + 1]; 3 * MAX_N + 2];
+        for (h, house) in self.shape.houses.iter().enumerate() {
+            let mut conflict: Mask = 0;
+            let row = &mut owner[h];
+            for &c in house {
+                let c = c as usize;
+                if self.value[c] != 0 {
+                    conflict |= 1 << self.value[c];
+                    continue;
+                }
+                let q = self.shape.cage_of[c];
+                let mut m = self.cand[c];
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if q == NONE || (row[d] != NONE && row[d] != q) {
+                        conflict |= 1 << d;
+                    }
+                    row[d] = q;
+                }
+            }
+            let mut m = conflict;
+            while m != 0 {
+                row[m.trailing_zeros() as usize] = NONE;
+                m &= m - 1;
+            }
+        }
         for (k, cage) in self.shape.cages.iter().enumerate() {
             let mut no = 0;
             for &c in cage.cells.iter().filter(|&&c| self.value[c as usize] == 0) {
@@ -488,8 +521,8 @@ impl Position {
             if open.is_empty() {
                 continue;
             }
-            let (sets, placed) = self.cage_sets_left(k);
-            let sure = sets.iter().fold(!0 as Mask, |m, &s| m & s) & !placed;
+            let (and, _, placed) = self.cage_sets_left(k);
+            let sure = and & !placed;
             // Only a house meeting the cage can have all its places of a digit inside it.
             let mut nt = 0;
             for &c in &cage.cells {
@@ -533,15 +566,9 @@ impl Position {
                 // A house whose places of d all lie in the cage: the cage holds d there, so
                 // not in its cells outside that house.
                 for &h in touching {
-                    let house = &self.shape.houses[h as usize];
-                    let mut any = false;
-                    let inside = house.iter().all(|&c| {
-                        let has = self.cand[c as usize] & bit != 0;
-                        any |= has;
-                        !has || self.shape.cage_of[c as usize] as usize == k
-                    });
-                    if any && inside && !house.iter().any(|&c| self.value[c as usize] as u32 == d) {
-                        cells.extend(places.iter().copied().filter(|c| !house.contains(&(*c as u16))));
+                    if owner[h as usize][d as usize] as usize == k {
+                        let in_house = |c: usize| self.shape.cell_houses[c].contains(&h);
+                        cells.extend(places.iter().copied().filter(|&c| !in_house(c)));
                     }
                 }
                 t.record(self.removal(cells, bit, || places.iter().copied()));
