@@ -92,6 +92,32 @@ fn sums(shape: &Shape) -> SumList {
     (cells, sets)
 }
 
+/// Sums over cells that may repeat digits, for the search only (killer boards): the 45 rule's
+/// outies of single houses and innies and outies of the groups of houses the rater's
+/// `innies_outies_multi` looks at (`super::techniques::rule45_tables`), up to `MAX_CELLS` cells;
+/// bounds propagation (`Solver::bound`).
+fn bounds(shape: &Shape) -> Vec<(Vec<u16>, i64)> {
+    const MAX_CELLS: usize = 5;
+    if shape.cages.is_empty() {
+        return Vec::new();
+    }
+    let [singles, multi] = super::techniques::rule45_tables(shape);
+    let outies = singles.iter().filter_map(|g| g.sides[1].as_ref());
+    let both = multi.iter().flat_map(|g| g.sides.iter().flatten());
+    let mut out: Vec<(Vec<u16>, i64)> = Vec::new();
+    for (cells, sum) in outies.chain(both) {
+        if cells.len() > MAX_CELLS {
+            continue;
+        }
+        let mut cells: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
+        cells.sort_unstable();
+        if !out.iter().any(|(c, _)| *c == cells) {
+            out.push((cells, *sum));
+        }
+    }
+    out
+}
+
 /// What a count found.
 #[derive(Clone, Debug)]
 pub struct Count {
@@ -254,6 +280,8 @@ pub struct Solver<'a> {
     shape: &'a Shape,
     /// The sums the search keeps: the board's cages, then the innies of single houses (`sums`).
     sums: Vec<Vec<u16>>,
+    /// Sums over cells that may repeat digits (`bounds`), indexed after `sums` in the work list.
+    bounds: Vec<(Vec<u16>, i64)>,
     /// Per sum: its digit sets.
     cage_sets: Vec<std::sync::Arc<Vec<Mask>>>,
     /// The sums of each cell.
@@ -277,27 +305,33 @@ type Cands = Vec<Mask>;
 impl<'a> Solver<'a> {
     /// The search's solver: the board's cages and the innies of single houses (`sums`).
     pub fn new(shape: &'a Shape, budget: u64) -> Solver<'a> {
-        Self::with_sums(shape, budget, sums(shape))
+        Self::with_sums(shape, budget, sums(shape), bounds(shape))
     }
 
     /// Propagation by the board's own cages only: the rater's trial, whose refutations are part
     /// of the step count the grades were fitted on.
     pub fn plain(shape: &'a Shape, budget: u64) -> Solver<'a> {
         let own = shape.cages.iter().map(|c| (c.cells.clone(), cage_sets(shape.n, c.cells.len(), c.sum))).unzip();
-        Self::with_sums(shape, budget, own)
+        Self::with_sums(shape, budget, own, Vec::new())
     }
 
-    fn with_sums(shape: &'a Shape, budget: u64, (sums, cage_sets): SumList) -> Solver<'a> {
+    fn with_sums(
+        shape: &'a Shape,
+        budget: u64,
+        (sums, cage_sets): SumList,
+        bounds: Vec<(Vec<u16>, i64)>,
+    ) -> Solver<'a> {
         let mut sums_of = vec![Vec::new(); shape.cells()];
-        for (k, cells) in sums.iter().enumerate() {
+        for (k, cells) in sums.iter().chain(bounds.iter().map(|b| &b.0)).enumerate() {
             for &c in cells {
                 sums_of[c as usize].push(k as u16);
             }
         }
-        let work = RefCell::new(Work::new(shape, sums.len()));
+        let work = RefCell::new(Work::new(shape, sums.len() + bounds.len()));
         Solver {
             shape,
             sums,
+            bounds,
             cage_sets,
             sums_of,
             cuts: if uses_intersections(shape) { intersections(shape) } else { no_intersections(shape) },
@@ -401,8 +435,13 @@ impl<'a> Solver<'a> {
                 continue;
             }
             if let Some(k) = work.cages.pop() {
-                work.cage_dirty[k as usize] = false;
-                if !self.cage(cand, work, k as usize) {
+                let k = k as usize;
+                work.cage_dirty[k] = false;
+                let ok = match k.checked_sub(self.sums.len()) {
+                    None => self.cage(cand, work, k),
+                    Some(b) => self.bound(cand, work, b),
+                };
+                if !ok {
                     return false;
                 }
                 continue;
@@ -514,6 +553,39 @@ impl<'a> Solver<'a> {
             if m & (m - 1) != 0 {
                 keep &= !placed;
             }
+            if !self.narrow(cand, work, c as usize, keep) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A sum over cells that may repeat digits (`bounds`): each cell keeps the digits that the
+    /// others' smallest and largest candidates can complete to the sum.
+    fn bound(&self, cand: &mut [Mask], work: &mut Work, b: usize) -> bool {
+        let (cells, sum) = &self.bounds[b];
+        let lo = |m: Mask| m.trailing_zeros() as i64;
+        let hi = |m: Mask| 31 - m.leading_zeros() as i64;
+        let (mut lo_all, mut hi_all) = (0i64, 0i64);
+        for &c in cells {
+            lo_all += lo(cand[c as usize]);
+            hi_all += hi(cand[c as usize]);
+        }
+        if *sum < lo_all || *sum > hi_all {
+            return false;
+        }
+        for &c in cells {
+            let m = cand[c as usize];
+            let (from, to) = (sum - (hi_all - hi(m)), sum - (lo_all - lo(m)));
+            if from <= lo(m) && to >= hi(m) {
+                continue;
+            }
+            let keep = if from > to || to < 1 || from > 31 {
+                0
+            } else {
+                let (a, z) = (from.max(1) as u32, to.min(31) as u32);
+                m & (((1u64 << (z + 1)) - (1u64 << a)) as Mask)
+            };
             if !self.narrow(cand, work, c as usize, keep) {
                 return false;
             }
@@ -855,6 +927,21 @@ mod tests {
             }
         }
         cages
+    }
+
+    #[test]
+    fn bounds_keep_the_digits_the_others_can_complete() {
+        // r1c1 + r1c2 = 3 on a 4×4 board: both in {1,2}; r1c3 + r4c2 = 8 (no house in
+        // common, repeats allowed): both 4.
+        let shape = Shape::new(4, Some((2, 2)), None, false, Vec::new()).unwrap();
+        let solver = Solver::with_sums(&shape, 0, (Vec::new(), Vec::new()), vec![(vec![0, 1], 3), (vec![2, 13], 8)]);
+        let mut cand = solver.start(&[0; 16]).unwrap();
+        assert!(solver.propagate(&mut cand));
+        assert_eq!((cand[0] | cand[1], cand[2], cand[13]), (1 << 1 | 1 << 2, 1 << 4, 1 << 4));
+        // 2 + 2 cannot make 9.
+        let solver = Solver::with_sums(&shape, 0, (Vec::new(), Vec::new()), vec![(vec![0, 5], 9)]);
+        let mut cand = solver.start(&[2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+        assert!(!solver.propagate(&mut cand));
     }
 
     #[test]
