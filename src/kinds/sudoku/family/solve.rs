@@ -68,22 +68,16 @@ fn sums(shape: &Shape) -> SumList {
     if shape.cages.is_empty() {
         return (cells, sets);
     }
-    for house in &shape.houses {
-        let mut left = house.clone();
-        // None when the cages inside add up to more than the house (no solution anyway).
-        let mut total = Some((n * (n + 1) / 2) as u32);
-        for cage in &shape.cages {
-            if cage.cells.iter().all(|c| house.contains(c)) {
-                left.retain(|c| !cage.cells.contains(c));
-                total = total.and_then(|t| t.checked_sub(cage.sum));
-            }
-        }
+    for h in 0..shape.houses.len() {
+        let rule = super::techniques::rule45_of(shape, vec![h]);
+        // Negative: the cages inside add up to more than the house (no solution anyway).
+        let Some((innies, total)) = rule.sides[0].as_ref().filter(|(_, t)| *t >= 0) else { continue };
+        let mut left: Vec<u16> = innies.iter().map(|&c| c as u16).collect();
         left.sort_unstable();
-        let Some(total) = total else { continue };
-        if left.is_empty() || left.len() == house.len() || cells.contains(&left) {
+        if left.len() == shape.houses[h].len() || cells.contains(&left) {
             continue;
         }
-        let s = cage_sets(n, left.len(), total);
+        let s = cage_sets(n, left.len(), *total as u32);
         if s.len() <= MAX_SETS {
             cells.push(left);
             sets.push(s);

@@ -19,7 +19,7 @@
 
 use super::position::{Position, Step};
 use super::shape::{full, HouseKind, Mask, MAX_N};
-use super::solve::{cage_sets, Solver};
+use super::solve::Solver;
 use crate::common::combos::binom;
 use crate::common::latin;
 use crate::rate::{fish_unit, Effect, Solving, Tally, Technique};
@@ -431,10 +431,7 @@ impl Position {
     fn cage_sets_left(&self, k: usize) -> (Mask, Mask, Mask) {
         let cage = &self.shape.cages[k];
         let placed = cage.cells.iter().fold(0 as Mask, |m, &c| m | (1 << self.value[c as usize]) & !1);
-        let sets: &[Mask] = match &self.cage_sets {
-            Some(t) => &t[k],
-            None => &cage_sets(self.shape.n, cage.cells.len(), cage.sum),
-        };
+        let sets = &self.cage_sets.as_ref().expect("a killer position has its cage sets")[k];
         let open = || cage.cells.iter().filter(|&&c| self.value[c as usize] == 0).map(|&c| self.cand[c as usize]);
         let (mut and, mut or) = (!0 as Mask, 0 as Mask);
         for &s in sets.iter().filter(|&&s| s & placed == placed && open().all(|m| m & s & !placed != 0)) {
@@ -714,56 +711,57 @@ pub fn rule45_tables(shape: &super::shape::Shape) -> [Vec<Rule45>; 2] {
     let singles: Vec<Vec<usize>> =
         (0..shape.houses.len()).filter(|&h| shape.house_kind[h] != HouseKind::Diagonal).map(|h| vec![h]).collect();
     let groups = house_groups(shape);
+    let singles = singles.into_iter().map(|h| rule45_of(shape, h)).collect();
+    let multi = groups.into_iter().map(|g| rule45_of(shape, g)).collect();
+    [singles, multi]
+}
+
+/// The 45 rule over the union of `houses` (disjoint, each holding every digit once), as the
+/// board alone decides it (`Rule45`).
+pub fn rule45_of(shape: &super::shape::Shape, houses: Vec<usize>) -> Rule45 {
     let n = shape.n as i64;
     let mut inside = vec![false; shape.cells()];
     let mut seen = vec![false; shape.cages.len()];
-    let mut table = |houses: Vec<usize>| {
-        inside.iter_mut().for_each(|x| *x = false);
-        seen.iter_mut().for_each(|x| *x = false);
-        for &h in &houses {
-            for &c in &shape.houses[h] {
-                inside[c as usize] = true;
-            }
+    for &h in &houses {
+        for &c in &shape.houses[h] {
+            inside[c as usize] = true;
         }
-        let total = houses.len() as i64 * n * (n + 1) / 2;
-        // Cages touching the union: wholly inside, or sticking out.
-        let (mut whole_sum, mut partial_sum) = (0i64, 0i64);
-        let (mut innies, mut outies) = (Vec::new(), Vec::new());
-        let mut uncaged = false;
-        for &h in &houses {
-            for &c in &shape.houses[h] {
-                let k = shape.cage_of[c as usize];
-                if k == u16::MAX {
-                    innies.push(c as usize);
-                    uncaged = true;
-                    continue;
-                }
-                if std::mem::replace(&mut seen[k as usize], true) {
-                    continue;
-                }
-                let cage = &shape.cages[k as usize];
-                if cage.cells.iter().all(|&x| inside[x as usize]) {
-                    whole_sum += cage.sum as i64;
-                } else {
-                    partial_sum += cage.sum as i64;
-                    for &x in &cage.cells {
-                        if inside[x as usize] {
-                            innies.push(x as usize);
-                        } else {
-                            outies.push(x as usize);
-                        }
+    }
+    let total = houses.len() as i64 * n * (n + 1) / 2;
+    // Cages touching the union: wholly inside, or sticking out.
+    let (mut whole_sum, mut partial_sum) = (0i64, 0i64);
+    let (mut innies, mut outies) = (Vec::new(), Vec::new());
+    let mut uncaged = false;
+    for &h in &houses {
+        for &c in &shape.houses[h] {
+            let k = shape.cage_of[c as usize];
+            if k == u16::MAX {
+                innies.push(c as usize);
+                uncaged = true;
+                continue;
+            }
+            if std::mem::replace(&mut seen[k as usize], true) {
+                continue;
+            }
+            let cage = &shape.cages[k as usize];
+            if cage.cells.iter().all(|&x| inside[x as usize]) {
+                whole_sum += cage.sum as i64;
+            } else {
+                partial_sum += cage.sum as i64;
+                for &x in &cage.cells {
+                    if inside[x as usize] {
+                        innies.push(x as usize);
+                    } else {
+                        outies.push(x as usize);
                     }
                 }
             }
         }
-        let innie_sum = total - whole_sum;
-        let outie_sum = partial_sum - innie_sum;
-        let side = |cells: Vec<usize>, sum: i64| (!cells.is_empty()).then_some((cells, sum));
-        Rule45 { houses, sides: [side(innies, innie_sum), if uncaged { None } else { side(outies, outie_sum) }] }
-    };
-    let singles = singles.into_iter().map(&mut table).collect();
-    let multi = groups.into_iter().map(&mut table).collect();
-    [singles, multi]
+    }
+    let innie_sum = total - whole_sum;
+    let outie_sum = partial_sum - innie_sum;
+    let side = |cells: Vec<usize>, sum: i64| (!cells.is_empty()).then_some((cells, sum));
+    Rule45 { houses, sides: [side(innies, innie_sum), if uncaged { None } else { side(outies, outie_sum) }] }
 }
 
 impl Solving for Position {
