@@ -11,6 +11,7 @@ mod cli_order;
 mod cli_outdir;
 mod cli_shard;
 mod cli_sudoku;
+mod constraints;
 mod family;
 mod fuzz;
 mod golden;

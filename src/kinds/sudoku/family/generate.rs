@@ -14,6 +14,7 @@ use crate::kinds::sudoku::Symmetry;
 use crate::kinds::Reject;
 use rand::seq::SliceRandom;
 use rand::Rng;
+use std::sync::Arc;
 
 /// Node budget of one uniqueness check during generation; a candidate that needs more is
 /// rejected as undecided rather than waited on, and a clue whose removal is undecided stays.
@@ -297,16 +298,65 @@ fn other_solution(solver: &mut Solver, givens: &[u8], known: &[u8], cells: &[usi
     Ok(None)
 }
 
-/// Build one puzzle: (board, givens, solution, repairs).
-pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec<u8>, Vec<u8>, u32), Reject> {
+/// The board and a random solution grid for it.
+fn board_and_grid(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec<u8>), Reject> {
     // Some jigsaw layouts admit no grid at all (or none found quickly): draw another layout.
-    let (mut shape, grid) = (0..20)
+    (0..20)
         .find_map(|_| {
             let shape = board(params, rng);
             let n = shape.n;
             random_grid(&shape, rng, (n * n * 50) as u64).map(|g| (shape, g))
         })
-        .ok_or(Reject::GeneratorFailed)?;
+        .ok_or(Reject::GeneratorFailed)
+}
+
+/// Steered generation (`Kind::generate_within`, `--teach`): the board as `generate` makes it
+/// (killer cages grown, with `--givens`), then in each stage the orbits of givens are removed
+/// in one random order while `solvable(board, givens, stage)` holds: the ladder with some
+/// techniques switched off finishes it, which also proves it unique. `None` for killer puzzles
+/// without givens, which have no clues to remove (the constraint then filters).
+#[allow(clippy::type_complexity)]
+pub fn generate_within(
+    params: &FamilyParams,
+    rng: &mut impl Rng,
+    stages: usize,
+    solvable: &dyn Fn(&Arc<Shape>, &[u8], &[u8], usize) -> bool,
+) -> Option<Result<(Arc<Shape>, Vec<u8>, Vec<u8>), Reject>> {
+    if params.killer && !params.givens {
+        return None;
+    }
+    Some(board_and_grid(params, rng).and_then(|(mut shape, grid)| {
+        let n = shape.n;
+        if params.killer {
+            let cages = grow_cages(n, &grid, params.cage_weights(), rng);
+            shape = shape.with_cages(cages).map_err(|_| Reject::GeneratorFailed)?;
+        }
+        let shape = Arc::new(shape);
+        let mut givens = grid.clone();
+        let mut orbits = orbits(params.symmetry, n);
+        orbits.shuffle(rng);
+        for stage in 0..stages {
+            for orbit in &orbits {
+                if orbit.iter().all(|&c| givens[c] == 0) {
+                    continue;
+                }
+                for &c in orbit {
+                    givens[c] = 0;
+                }
+                if !solvable(&shape, &givens, &grid, stage) {
+                    for &c in orbit {
+                        givens[c] = grid[c];
+                    }
+                }
+            }
+        }
+        Ok((shape, givens, grid))
+    }))
+}
+
+/// Build one puzzle: (board, givens, solution, repairs).
+pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec<u8>, Vec<u8>, u32), Reject> {
+    let (mut shape, grid) = board_and_grid(params, rng)?;
     let n = shape.n;
     let mut repairs = 0;
     if params.killer {

@@ -193,6 +193,27 @@ impl Kind for Family {
         })
     }
 
+    fn generate_within(
+        params: &FamilyParams,
+        rng: &mut Xoshiro256PlusPlus,
+        stages: usize,
+        solvable: crate::kinds::Solvable<Self>,
+    ) -> Option<Result<Generated<Self>, Reject>> {
+        let test = |shape: &Arc<Shape>, givens: &[u8], solution: &[u8], stage: usize| {
+            let puzzle = FamilyPuzzle { shape: shape.clone(), givens: givens.to_vec() };
+            solvable(&puzzle, &solution.to_vec(), stage)
+        };
+        let made = generate::generate_within(params, rng, stages, &test)?;
+        Some(made.map(|(shape, givens, solution)| Generated {
+            puzzle: FamilyPuzzle { shape, givens },
+            solution,
+            repairs: 0,
+            // A finished ladder is a chain of deductions: unique, but checked again like
+            // classic Sudoku's steered puzzles.
+            proven_unique: false,
+        }))
+    }
+
     fn solve(p: &FamilyPuzzle, limit: usize) -> Solved<Vec<u8>> {
         let c = solve::count_solutions(&p.shape, &p.givens, limit, solve::BUDGET);
         Solved { count: c.count, first: c.first, undecided: c.undecided }
