@@ -8,7 +8,8 @@
 #
 # Usage: [SYMMETRY=none] [MODES="require teach"] scripts/technique-constraints.sh [N] [MAX_CANDIDATES]
 #   SYMMETRY: the Sudoku clue symmetry (default rotate180, the config's; `none` leaves fewer clues
-#   and needs the subsets two to five times as often); MODES: which of the two flags to run.
+#   and needs the subsets two to five times as often); MODES: which of the two flags to run;
+#   SUDOKU_TECHS: the Sudoku techniques (default the seven above; empty for KenKen and Kakuro only).
 case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,13 +64,16 @@ PY
 }
 # --require only filters (steer on and off are the same run); --teach steers classic Sudoku.
 echo "Sudoku --symmetry $symmetry"
-for tech in x_wing swordfish xy_wing naked_pair hidden_pair naked_triple hidden_triple; do
+for tech in ${SUDOKU_TECHS-x_wing swordfish xy_wing naked_pair hidden_pair naked_triple hidden_triple}; do
   [[ " $modes " == *" require "* ]] && one sudoku require "$tech" off --symmetry "$symmetry"
   if [[ " $modes " == *" teach "* ]]; then
     for steer in on off; do one sudoku teach "$tech" "$steer" --symmetry "$symmetry"; done
   fi
 done
-if [[ " $modes " == *" require "* ]]; then
-  one kenken require cage_line off --size 6
-  one kakuro require combination_elimination off
-fi
+# KenKen and Kakuro have no clues to remove: both flags filter.
+for flag in require teach; do
+  if [[ " $modes " == *" $flag "* ]]; then
+    one kenken "$flag" cage_line off --size 6
+    one kakuro "$flag" combination_elimination off
+  fi
+done

@@ -25,6 +25,12 @@ pub struct Position {
     pub rule45: Option<Arc<[Vec<super::techniques::Rule45>; 2]>>,
     /// Killer boards: the digit sets of each cage (looked up once, not at every look).
     pub cage_sets: Option<Arc<Vec<Arc<Vec<super::shape::Mask>>>>>,
+    /// Killer boards: the houses each cage's cells lie in, without repeats (fixed by the board).
+    pub cage_touch: Option<Arc<Vec<Vec<u16>>>>,
+    /// Killer boards: per cage, (digits every set still possible holds, digits some holds,
+    /// digits placed), for the position as it stands: computed once per look at the ladder's
+    /// level (`cage_combination` and `cage_house` share it), dropped at every change.
+    pub sets_left: Option<Vec<(Mask, Mask, Mask)>>,
 }
 
 /// One move of the rater: place a digit, or remove digits from cells.
@@ -63,6 +69,21 @@ impl Position {
         let cage_sets = shape.is_killer().then(|| {
             Arc::new(shape.cages.iter().map(|q| super::solve::cage_sets(shape.n, q.cells.len(), q.sum)).collect())
         });
+        let cage_touch = shape.is_killer().then(|| {
+            Arc::new(
+                shape
+                    .cages
+                    .iter()
+                    .map(|q| {
+                        let mut hs: Vec<u16> =
+                            q.cells.iter().flat_map(|&c| shape.cell_houses[c as usize].iter().copied()).collect();
+                        hs.sort_unstable();
+                        hs.dedup();
+                        hs
+                    })
+                    .collect(),
+            )
+        });
         let mut p = Position {
             shape,
             value: vec![0; cells],
@@ -73,6 +94,8 @@ impl Position {
             blockers,
             rule45,
             cage_sets,
+            cage_touch,
+            sets_left: None,
         };
         for (c, &d) in givens.iter().enumerate() {
             if d != 0 {
@@ -88,6 +111,7 @@ impl Position {
     }
 
     pub fn place(&mut self, cell: usize, digit: u8) {
+        self.sets_left = None;
         if self.solution[cell] != digit {
             self.unsound += 1;
         }
@@ -103,6 +127,7 @@ impl Position {
     }
 
     pub fn remove(&mut self, cell: usize, digits: Mask) {
+        self.sets_left = None;
         if digits & self.cand[cell] & 1 << self.solution[cell] != 0 {
             self.unsound += 1;
         }

@@ -441,135 +441,138 @@ impl Position {
         (and, or, placed)
     }
 
+    /// `cage_sets_left` of every cage, computed once per position (see `sets_left`).
+    fn ensure_sets_left(&mut self) {
+        if self.sets_left.is_none() {
+            self.sets_left = Some((0..self.shape.cages.len()).map(|k| self.cage_sets_left(k)).collect());
+        }
+    }
+
     fn cage_sum(&self, t: &mut Tally<Step>) {
         for cage in &self.shape.cages {
-            let open: Vec<usize> = cage.cells.iter().map(|&c| c as usize).filter(|&c| self.value[c] == 0).collect();
-            if open.len() != 1 {
+            let (mut open, mut last, mut placed) = (0, 0, 0u32);
+            for &c in &cage.cells {
+                match self.value[c as usize] {
+                    0 => (open, last) = (open + 1, c),
+                    v => placed += v as u32,
+                }
+            }
+            if open != 1 {
                 continue;
             }
-            let placed: u32 = cage.cells.iter().map(|&c| self.value[c as usize] as u32).sum();
             let d = cage.sum.saturating_sub(placed);
             // A position off the solution may ask for a digit out of range: no step then.
-            t.record(
-                (1..=self.shape.n as u32).contains(&d).then_some(Step::Place { cell: open[0] as u16, digit: d as u8 }),
-            );
+            t.record((1..=self.shape.n as u32).contains(&d).then_some(Step::Place { cell: last, digit: d as u8 }));
         }
     }
 
     fn cage_combination(&self, t: &mut Tally<Step>) {
+        let left = self.sets_left.as_ref().expect("sets_left before the cage scans");
         for (k, cage) in self.shape.cages.iter().enumerate() {
-            let open: Vec<usize> = cage.cells.iter().map(|&c| c as usize).filter(|&c| self.value[c] == 0).collect();
-            if open.len() < 2 {
+            let open = || cage.cells.iter().map(|&c| c as usize).filter(|&c| self.value[c] == 0);
+            if open().nth(1).is_none() {
                 continue;
             }
-            let (_, or, placed) = self.cage_sets_left(k);
+            let (_, or, placed) = left[k];
             let allowed = or & !placed;
-            let list: Vec<(u16, Mask)> = open
-                .iter()
-                .filter(|&&c| self.cand[c] & !allowed != 0)
-                .map(|&c| (c as u16, self.cand[c] & !allowed))
-                .collect();
-            t.record((!list.is_empty()).then(|| Step::Remove(list, cage.cells.clone())));
+            let success = open().any(|c| self.cand[c] & !allowed != 0);
+            t.record_many(1, success as u32, || {
+                let list =
+                    open().filter(|&c| self.cand[c] & !allowed != 0).map(|c| (c as u16, self.cand[c] & !allowed));
+                Some(Step::Remove(list.collect(), cage.cells.clone()))
+            });
         }
     }
 
     fn cage_house(&self, t: &mut Tally<Step>) {
-        // Fixed buffers: this runs at every level-1 try of a killer (no allocation per cage).
-        let mut open = [0usize; MAX_N];
-        let mut places = [0usize; MAX_N];
-        let mut touching = [0u16; 5 * MAX_N];
-        // owner[h][d]: the cage holding every place of d in house h (d open there), else NONE.
-        // One pass over the houses instead of one per cage and digit.
-        const NONE: u16 = u16::MAX;
-        let mut owner = [[NONE; MAX_N + 1]; 3 * MAX_N + 2];
-        for (h, house) in self.shape.houses.iter().enumerate() {
-            let mut conflict: Mask = 0;
-            let row = &mut owner[h];
-            for &c in house {
+        // A situation is a (cage, digit open in it); the cage's places of the digit are its open
+        // cells that take it. It succeeds when (a) the cage must hold the digit and a house
+        // holding all its places has other cells taking it, or (b) a house whose every place of
+        // the digit lies in the cage leaves places of the cage outside it. Both are read off
+        // masks over the digits: per (cage, house it meets) `u`, what its open cells in the
+        // house take; per house the digits taken in one cage's cells only (`once` and not
+        // `twice`; a cell in no cage counts as a cage of its own). This runs at every level-1
+        // try of a killer: one pass over the cages' cells, no step built but the first.
+        let shape = &self.shape;
+        let left = self.sets_left.as_ref().expect("sets_left before the cage scans");
+        let touch = self.cage_touch.as_ref().expect("a killer position has its cages' houses");
+        let mut once = [0 as Mask; 3 * MAX_N + 2];
+        let mut twice = [0 as Mask; 3 * MAX_N + 2];
+        let mut u: Vec<Mask> = Vec::with_capacity(touch.iter().map(Vec::len).sum());
+        for (k, cage) in shape.cages.iter().enumerate() {
+            let hs = &touch[k];
+            let base = u.len();
+            u.resize(base + hs.len(), 0);
+            for &c in &cage.cells {
                 let c = c as usize;
-                if self.value[c] != 0 {
-                    conflict |= 1 << self.value[c];
-                    continue;
-                }
-                let q = self.shape.cage_of[c];
-                let mut m = self.cand[c];
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if q == NONE || (row[d] != NONE && row[d] != q) {
-                        conflict |= 1 << d;
+                if self.value[c] == 0 {
+                    for h in &shape.cell_houses[c] {
+                        let i = hs.binary_search(h).expect("a cage's houses hold its cells' houses");
+                        u[base + i] |= self.cand[c];
                     }
-                    row[d] = q;
                 }
             }
-            let mut m = conflict;
-            while m != 0 {
-                row[m.trailing_zeros() as usize] = NONE;
-                m &= m - 1;
+            for (i, &h) in hs.iter().enumerate() {
+                let h = h as usize;
+                twice[h] |= once[h] & u[base + i];
+                once[h] |= u[base + i];
             }
         }
-        for (k, cage) in self.shape.cages.iter().enumerate() {
+        for c in (0..self.value.len()).filter(|&c| self.value[c] == 0 && shape.cage_of[c] == u16::MAX) {
+            for &h in &shape.cell_houses[c] {
+                twice[h as usize] |= self.cand[c];
+            }
+        }
+        let mut open = [0usize; MAX_N];
+        let mut at = 0;
+        for (k, cage) in shape.cages.iter().enumerate() {
+            let hs = &touch[k];
+            let us = &u[at..at + hs.len()];
+            at += hs.len();
             let mut no = 0;
             for &c in cage.cells.iter().filter(|&&c| self.value[c as usize] == 0) {
                 open[no] = c as usize;
                 no += 1;
             }
             let open = &open[..no];
-            if open.is_empty() {
+            let digits = open.iter().fold(0 as Mask, |m, &c| m | self.cand[c]);
+            if digits == 0 {
                 continue;
             }
-            let (and, _, placed) = self.cage_sets_left(k);
+            let (and, _, placed) = left[k];
             let sure = and & !placed;
-            // Only a house meeting the cage can have all its places of a digit inside it.
-            let mut nt = 0;
-            for &c in &cage.cells {
-                for &h in &self.shape.cell_houses[c as usize] {
-                    touching[nt] = h;
-                    nt += 1;
+            let in_house = |c: usize, h: u16| shape.cell_houses[c].contains(&h);
+            // Per house met: the digits whose places all lie in the house's cells (`!v`), and
+            // those the house takes outside the cage (`other`).
+            let other = |i: usize| twice[hs[i] as usize] | (once[hs[i] as usize] & !us[i]);
+            let mut hit: Mask = 0;
+            for (i, &h) in hs.iter().enumerate() {
+                if us[i] == 0 {
+                    continue;
                 }
+                let v = open.iter().filter(|&&c| !in_house(c, h)).fold(0 as Mask, |m, &c| m | self.cand[c]);
+                hit |= (us[i] & !other(i) & v) | (sure & us[i] & !v & other(i));
             }
-            let touching = &mut touching[..nt];
-            touching.sort_unstable();
-            let mut u = 0;
-            for i in 0..nt {
-                if i == 0 || touching[i] != touching[i - 1] {
-                    touching[u] = touching[i];
-                    u += 1;
-                }
-            }
-            let touching = &touching[..u];
-            let mut digits = open.iter().fold(0 as Mask, |m, &c| m | self.cand[c]);
-            while digits != 0 {
-                let d = digits.trailing_zeros();
-                digits &= digits - 1;
-                let bit: Mask = 1 << d;
-                let mut np = 0;
-                for &c in open.iter().filter(|&&c| self.cand[c] & bit != 0) {
-                    places[np] = c;
-                    np += 1;
-                }
-                let places = &places[..np];
+            hit &= digits;
+            t.record_many(digits.count_ones(), hit.count_ones(), || {
+                let bit = hit & hit.wrapping_neg();
+                let places: Vec<usize> = open.iter().copied().filter(|&c| self.cand[c] & bit != 0).collect();
                 let mut cells: Vec<usize> = Vec::new();
-                // The cage must hold d and can only there: every house holding all of its
-                // places loses d elsewhere.
                 if sure & bit != 0 {
-                    for &h in &self.shape.cell_houses[places[0]] {
-                        let house = &self.shape.houses[h as usize];
-                        if places.iter().all(|c| house.contains(&(*c as u16))) {
+                    for &h in &shape.cell_houses[places[0]] {
+                        if places.iter().all(|&c| in_house(c, h)) {
+                            let house = &shape.houses[h as usize];
                             cells.extend(house.iter().map(|&c| c as usize).filter(|c| !places.contains(c)));
                         }
                     }
                 }
-                // A house whose places of d all lie in the cage: the cage holds d there, so
-                // not in its cells outside that house.
-                for &h in touching {
-                    if owner[h as usize][d as usize] as usize == k {
-                        let in_house = |c: usize| self.shape.cell_houses[c].contains(&h);
-                        cells.extend(places.iter().copied().filter(|&c| !in_house(c)));
+                for (i, &h) in hs.iter().enumerate() {
+                    if us[i] & !other(i) & bit != 0 {
+                        cells.extend(places.iter().copied().filter(|&c| !in_house(c, h)));
                     }
                 }
-                t.record(self.removal(cells, bit, || places.iter().copied()));
-            }
+                self.removal(cells, bit, || places.iter().copied())
+            });
         }
     }
 
@@ -577,8 +580,12 @@ impl Position {
     /// candidates (repeats allowed: sound whether or not the cells see each other); a lone
     /// cell keeps only the sum.
     fn sum_removal(&self, cells: &[usize], sum: i64, from: impl FnOnce() -> Vec<u16>) -> Option<Step> {
-        let lo: Vec<i64> = cells.iter().map(|&c| self.cand[c].trailing_zeros() as i64).collect();
-        let hi: Vec<i64> = cells.iter().map(|&c| 31 - self.cand[c].leading_zeros() as i64).collect();
+        let (mut lo, mut hi) = ([0i64; 5], [0i64; 5]);
+        for (i, &c) in cells.iter().enumerate() {
+            lo[i] = self.cand[c].trailing_zeros() as i64;
+            hi[i] = 31 - self.cand[c].leading_zeros() as i64;
+        }
+        let (lo, hi) = (&lo[..cells.len()], &hi[..cells.len()]);
         let (lo_all, hi_all): (i64, i64) = (lo.iter().sum(), hi.iter().sum());
         let mut list = Vec::new();
         for (i, &c) in cells.iter().enumerate() {
@@ -793,8 +800,14 @@ impl Solving for Position {
             Tech::Trial => self.trial(t),
             _ if !killer => {}
             Tech::CageSum => self.cage_sum(t),
-            Tech::CageCombination => self.cage_combination(t),
-            Tech::CageHouse => self.cage_house(t),
+            Tech::CageCombination => {
+                self.ensure_sets_left();
+                self.cage_combination(t)
+            }
+            Tech::CageHouse => {
+                self.ensure_sets_left();
+                self.cage_house(t)
+            }
             Tech::InniesOuties => {
                 let tables = self.rule45.clone().expect("a killer position has its 45-rule tables");
                 self.innies_outies(&tables[0], t)
