@@ -38,6 +38,30 @@ const CASES: &[Case] = &[
         seed: "20261123",
         file: "kakuro/golden-8x10.csv",
     },
+    // The Sudoku family: killers (their cage techniques), jigsaw, X and a 16×16.
+    Case {
+        kind: "sudoku",
+        flags: &["--box", "2x3", "--killer"],
+        count: "30",
+        seed: "20261125",
+        file: "sudoku/golden-6k.csv",
+    },
+    Case {
+        kind: "sudoku",
+        flags: &["--box", "3x3", "--killer"],
+        count: "12",
+        seed: "20261125",
+        file: "sudoku/golden-9k.csv",
+    },
+    Case {
+        kind: "sudoku",
+        flags: &["--jigsaw", "--size", "9"],
+        count: "12",
+        seed: "20261125",
+        file: "sudoku/golden-9j.csv",
+    },
+    Case { kind: "sudoku", flags: &["--diagonals"], count: "12", seed: "20261125", file: "sudoku/golden-9x.csv" },
+    Case { kind: "sudoku", flags: &["--box", "4x4"], count: "4", seed: "20261125", file: "sudoku/golden-16.csv" },
 ];
 
 fn golden_path(file: &str) -> PathBuf {
