@@ -25,12 +25,40 @@ pub struct Position {
     pub rule45: Option<Arc<[Vec<super::techniques::Rule45>; 2]>>,
     /// Killer boards: the digit sets of each cage (looked up once, not at every look).
     pub cage_sets: Option<Arc<Vec<Arc<Vec<super::shape::Mask>>>>>,
-    /// Killer boards: the houses each cage's cells lie in, without repeats (fixed by the board).
-    pub cage_touch: Option<Arc<Vec<Vec<u16>>>>,
+    /// Killer boards: the houses each cage meets and which of them each cell lies in (fixed by
+    /// the board).
+    pub cage_touch: Option<Arc<Vec<CageTouch>>>,
     /// Killer boards: per cage, (digits every set still possible holds, digits some holds,
     /// digits placed), for the position as it stands: computed once per look at the ladder's
     /// level (`cage_combination` and `cage_house` share it), dropped at every change.
     pub sets_left: Option<Vec<(Mask, Mask, Mask)>>,
+}
+
+/// The houses a cage's cells lie in, without repeats, and per cell the bit set of those it
+/// lies in (bit i: `houses[i]`).
+#[derive(Clone, Debug)]
+pub struct CageTouch {
+    pub houses: Vec<u16>,
+    pub cells: Vec<(usize, u64)>,
+}
+
+impl CageTouch {
+    fn new(shape: &Shape, cells: &[u16]) -> CageTouch {
+        let mut houses: Vec<u16> = cells.iter().flat_map(|&c| shape.cell_houses[c as usize].iter().copied()).collect();
+        houses.sort_unstable();
+        houses.dedup();
+        assert!(houses.len() <= 64, "a cage meets at most 64 houses");
+        let cells = cells
+            .iter()
+            .map(|&c| {
+                let slots = shape.cell_houses[c as usize]
+                    .iter()
+                    .fold(0u64, |m, h| m | 1 << houses.binary_search(h).expect("a house of the cage"));
+                (c as usize, slots)
+            })
+            .collect();
+        CageTouch { houses, cells }
+    }
 }
 
 /// One move of the rater: place a digit, or remove digits from cells.
@@ -69,21 +97,8 @@ impl Position {
         let cage_sets = shape.is_killer().then(|| {
             Arc::new(shape.cages.iter().map(|q| super::solve::cage_sets(shape.n, q.cells.len(), q.sum)).collect())
         });
-        let cage_touch = shape.is_killer().then(|| {
-            Arc::new(
-                shape
-                    .cages
-                    .iter()
-                    .map(|q| {
-                        let mut hs: Vec<u16> =
-                            q.cells.iter().flat_map(|&c| shape.cell_houses[c as usize].iter().copied()).collect();
-                        hs.sort_unstable();
-                        hs.dedup();
-                        hs
-                    })
-                    .collect(),
-            )
-        });
+        let cage_touch =
+            shape.is_killer().then(|| Arc::new(shape.cages.iter().map(|q| CageTouch::new(&shape, &q.cells)).collect()));
         let mut p = Position {
             shape,
             value: vec![0; cells],

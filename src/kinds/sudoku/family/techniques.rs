@@ -498,17 +498,17 @@ impl Position {
         let touch = self.cage_touch.as_ref().expect("a killer position has its cages' houses");
         let mut once = [0 as Mask; 3 * MAX_N + 2];
         let mut twice = [0 as Mask; 3 * MAX_N + 2];
-        let mut u: Vec<Mask> = Vec::with_capacity(touch.iter().map(Vec::len).sum());
-        for (k, cage) in shape.cages.iter().enumerate() {
-            let hs = &touch[k];
+        let mut u: Vec<Mask> = Vec::with_capacity(touch.iter().map(|t| t.houses.len()).sum());
+        for ct in touch.iter() {
+            let hs = &ct.houses;
             let base = u.len();
             u.resize(base + hs.len(), 0);
-            for &c in &cage.cells {
-                let c = c as usize;
+            for &(c, slots) in &ct.cells {
                 if self.value[c] == 0 {
-                    for h in &shape.cell_houses[c] {
-                        let i = hs.binary_search(h).expect("a cage's houses hold its cells' houses");
-                        u[base + i] |= self.cand[c];
+                    let mut s = slots;
+                    while s != 0 {
+                        u[base + s.trailing_zeros() as usize] |= self.cand[c];
+                        s &= s - 1;
                     }
                 }
             }
@@ -524,17 +524,19 @@ impl Position {
             }
         }
         let mut open = [0usize; MAX_N];
+        let mut open_slots = [0u64; MAX_N];
         let mut at = 0;
-        for (k, cage) in shape.cages.iter().enumerate() {
-            let hs = &touch[k];
+        for (k, ct) in touch.iter().enumerate() {
+            let hs = &ct.houses;
             let us = &u[at..at + hs.len()];
             at += hs.len();
             let mut no = 0;
-            for &c in cage.cells.iter().filter(|&&c| self.value[c as usize] == 0) {
-                open[no] = c as usize;
+            for &(c, slots) in ct.cells.iter().filter(|&&(c, _)| self.value[c] == 0) {
+                open[no] = c;
+                open_slots[no] = slots;
                 no += 1;
             }
-            let open = &open[..no];
+            let (open, open_slots) = (&open[..no], &open_slots[..no]);
             let digits = open.iter().fold(0 as Mask, |m, &c| m | self.cand[c]);
             if digits == 0 {
                 continue;
@@ -546,11 +548,16 @@ impl Position {
             // those the house takes outside the cage (`other`).
             let other = |i: usize| twice[hs[i] as usize] | (once[hs[i] as usize] & !us[i]);
             let mut hit: Mask = 0;
-            for (i, &h) in hs.iter().enumerate() {
+            for i in 0..hs.len() {
                 if us[i] == 0 {
                     continue;
                 }
-                let v = open.iter().filter(|&&c| !in_house(c, h)).fold(0 as Mask, |m, &c| m | self.cand[c]);
+                let mut v: Mask = 0;
+                for (j, &c) in open.iter().enumerate() {
+                    if open_slots[j] >> i & 1 == 0 {
+                        v |= self.cand[c];
+                    }
+                }
                 hit |= (us[i] & !other(i) & v) | (sure & us[i] & !v & other(i));
             }
             hit &= digits;
@@ -579,51 +586,55 @@ impl Position {
     /// Candidates of `cells` that cannot make `sum` with the others' smallest and largest
     /// candidates (repeats allowed: sound whether or not the cells see each other); a lone
     /// cell keeps only the sum.
-    fn sum_removal(&self, cells: &[usize], sum: i64, from: impl FnOnce() -> Vec<u16>) -> Option<Step> {
+    fn sum_removal(&self, cells: &[usize], sum: i64, t: &mut Tally<Step>, from: impl FnOnce() -> Vec<u16>) {
         let (mut lo, mut hi) = ([0i64; 5], [0i64; 5]);
         for (i, &c) in cells.iter().enumerate() {
             lo[i] = self.cand[c].trailing_zeros() as i64;
             hi[i] = 31 - self.cand[c].leading_zeros() as i64;
         }
-        let (lo, hi) = (&lo[..cells.len()], &hi[..cells.len()]);
         let (lo_all, hi_all): (i64, i64) = (lo.iter().sum(), hi.iter().sum());
-        let mut list = Vec::new();
+        // Digits from a to b (within 0..=31) as a mask.
+        let range = |a: i64, b: i64| -> Mask {
+            let (a, b) = (a.max(0), b.min(31));
+            if a > b {
+                0
+            } else {
+                (((1u64 << (b + 1)) - 1) & !((1u64 << a) - 1)) as Mask
+            }
+        };
+        let mut bad = [0 as Mask; 5];
+        let mut any = false;
         for (i, &c) in cells.iter().enumerate() {
-            let (rest_lo, rest_hi) = (lo_all - lo[i], hi_all - hi[i]);
-            let mut bad = 0 as Mask;
-            let mut m = self.cand[c];
-            while m != 0 {
-                let d = m.trailing_zeros() as i64;
-                m &= m - 1;
-                if d + rest_lo > sum || d + rest_hi < sum {
-                    bad |= 1 << d;
-                }
-            }
-            if bad != 0 {
-                list.push((c as u16, bad));
-            }
+            // A digit d stays when d + the others' smallest <= sum <= d + the others' largest.
+            let keep = range(sum - (hi_all - hi[i]), sum - (lo_all - lo[i]));
+            bad[i] = self.cand[c] & !keep;
+            any |= bad[i] != 0;
         }
-        (!list.is_empty()).then(|| Step::Remove(list, from()))
+        t.record_many(1, any as u32, || {
+            let list = cells.iter().zip(bad).filter(|&(_, b)| b != 0).map(|(&c, b)| (c as u16, b)).collect();
+            Some(Step::Remove(list, from()))
+        });
     }
 
     fn innies_outies(&self, groups: &[Rule45], t: &mut Tally<Step>) {
         for g in groups {
             for (cells, sum) in g.sides.iter().flatten() {
-                // The open cells and what they still add up to.
-                let placed: i64 = cells.iter().map(|&c| self.value[c] as i64).sum();
-                let mut open = [0usize; 5];
-                let mut k = 0;
-                for &c in cells.iter().filter(|&&c| self.value[c] == 0) {
-                    if k == open.len() {
-                        k += 1;
-                        break;
+                // The open cells (up to 4 matter) and what they still add up to.
+                let (mut open, mut k, mut placed) = ([0usize; 5], 0, 0i64);
+                for &c in cells {
+                    match self.value[c] {
+                        0 => {
+                            if k < 5 {
+                                open[k] = c;
+                            }
+                            k += 1;
+                        }
+                        v => placed += v as i64,
                     }
-                    open[k] = c;
-                    k += 1;
                 }
                 if (1..=4).contains(&k) {
                     let from = || g.houses.iter().flat_map(|&h| self.shape.houses[h].iter().copied()).collect();
-                    t.record(self.sum_removal(&open[..k], sum - placed, from));
+                    self.sum_removal(&open[..k], sum - placed, t, from);
                 }
             }
         }
