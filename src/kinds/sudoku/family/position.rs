@@ -93,7 +93,7 @@ impl Position {
         let cells = shape.cells();
         let all = super::shape::full(shape.n);
         let blockers = Arc::new(blockers(&shape));
-        let rule45 = shape.is_killer().then(|| Arc::new(super::techniques::rule45_tables(&shape)));
+        let rule45 = shape.is_killer().then(|| shape.rule45());
         let cage_sets = shape.is_killer().then(|| {
             Arc::new(shape.cages.iter().map(|q| super::solve::cage_sets(shape.n, q.cells.len(), q.sum)).collect())
         });

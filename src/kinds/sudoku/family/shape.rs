@@ -60,6 +60,9 @@ pub struct Shape {
     /// Pairs of houses sharing two or more cells (box and line, region and line, region or
     /// line and diagonal): where pointing and claiming apply.
     pub overlaps: Vec<(u16, u16)>,
+    /// Killer boards: the 45 rule's tables (`techniques::rule45_tables`), built at the first
+    /// use and shared by the counter and the rater.
+    rule45: std::sync::OnceLock<std::sync::Arc<[Vec<super::techniques::Rule45>; 2]>>,
 }
 
 impl PartialEq for Shape {
@@ -201,7 +204,20 @@ impl Shape {
                 }
             }
         }
-        Ok(Shape { n, boxes, regions, diagonals, cages, houses, house_kind, cell_houses, peers, cage_of, overlaps })
+        Ok(Shape {
+            n,
+            boxes,
+            regions,
+            diagonals,
+            cages,
+            houses,
+            house_kind,
+            cell_houses,
+            peers,
+            cage_of,
+            overlaps,
+            rule45: std::sync::OnceLock::new(),
+        })
     }
 
     pub fn cells(&self) -> usize {
@@ -210,6 +226,11 @@ impl Shape {
 
     pub fn is_killer(&self) -> bool {
         !self.cages.is_empty()
+    }
+
+    /// The 45 rule's tables of the board: single houses, groups of houses.
+    pub fn rule45(&self) -> std::sync::Arc<[Vec<super::techniques::Rule45>; 2]> {
+        self.rule45.get_or_init(|| std::sync::Arc::new(super::techniques::rule45_tables(self))).clone()
     }
 
     /// The same board without its cages.

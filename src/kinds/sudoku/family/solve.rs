@@ -68,8 +68,18 @@ fn sums(shape: &Shape) -> SumList {
     if shape.cages.is_empty() {
         return (cells, sets);
     }
+    // The board's 45-rule table holds every house but the diagonals, in order.
+    let tables = shape.rule45();
+    let mut singles = tables[0].iter();
     for h in 0..shape.houses.len() {
-        let rule = super::techniques::rule45_of(shape, vec![h]);
+        let own;
+        let rule = if shape.house_kind[h] == super::shape::HouseKind::Diagonal {
+            own = super::techniques::rule45_of(shape, vec![h]);
+            &own
+        } else {
+            singles.next().expect("a 45-rule entry per house")
+        };
+        debug_assert_eq!(rule.houses, [h]);
         // Negative: the cages inside add up to more than the house (no solution anyway).
         let Some((innies, total)) = rule.sides[0].as_ref().filter(|(_, t)| *t >= 0) else { continue };
         let mut left: Vec<u16> = innies.iter().map(|&c| c as u16).collect();
@@ -95,7 +105,8 @@ fn bounds(shape: &Shape) -> Vec<(Vec<u16>, i64)> {
     if shape.cages.is_empty() {
         return Vec::new();
     }
-    let [singles, multi] = super::techniques::rule45_tables(shape);
+    let tables = shape.rule45();
+    let [singles, multi] = &*tables;
     let outies = singles.iter().filter_map(|g| g.sides[1].as_ref());
     let both = multi.iter().flat_map(|g| g.sides.iter().flatten());
     let mut out: Vec<(Vec<u16>, i64)> = Vec::new();

@@ -718,13 +718,14 @@ pub fn house_groups(shape: &super::shape::Shape) -> Vec<Vec<usize>> {
 /// outies (cells outside the union of the cages sticking out of it) with theirs, the latter
 /// only when every cell of the union is caged (else the innies' sum is not the partial cages'
 /// part alone). The position subtracts its placed digits (`innies_outies`).
+#[derive(Debug)]
 pub struct Rule45 {
     pub houses: Vec<usize>,
     pub sides: [Option<(Vec<usize>, i64)>; 2],
 }
 
 /// The 45-rule table of single houses (rows, columns, regions: not the diagonals) and of the
-/// `house_groups`, built once per position instead of at every look.
+/// `house_groups`, built once per board (`Shape::rule45`) instead of at every look.
 pub fn rule45_tables(shape: &super::shape::Shape) -> [Vec<Rule45>; 2] {
     let singles: Vec<Vec<usize>> =
         (0..shape.houses.len()).filter(|&h| shape.house_kind[h] != HouseKind::Diagonal).map(|h| vec![h]).collect();
