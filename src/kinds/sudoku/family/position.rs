@@ -32,6 +32,8 @@ pub struct Position {
     /// digits placed), for the position as it stands: computed once per look at the ladder's
     /// level (`cage_combination` and `cage_house` share it), dropped at every change.
     pub sets_left: Option<Vec<(Mask, Mask, Mask)>>,
+    /// The empty cells as a bit set, on boards of up to 128 cells (else 0).
+    pub open_bits: u128,
 }
 
 /// The houses a cage's cells lie in, without repeats, and per cell the bit set of those it
@@ -111,6 +113,7 @@ impl Position {
             cage_sets,
             cage_touch,
             sets_left: None,
+            open_bits: if cells <= 128 { (0..cells).fold(0u128, |m, c| m | 1 << c) } else { 0 },
         };
         for (c, &d) in givens.iter().enumerate() {
             if d != 0 {
@@ -132,6 +135,9 @@ impl Position {
         }
         if self.value[cell] == 0 {
             self.empty -= 1;
+            if cell < 128 {
+                self.open_bits &= !(1u128 << cell);
+            }
         }
         self.value[cell] = digit;
         self.cand[cell] = 0;

@@ -617,8 +617,13 @@ impl Position {
     }
 
     fn innies_outies(&self, groups: &[Rule45], t: &mut Tally<Step>) {
+        let small = self.shape.cells() <= 128;
         for g in groups {
-            for (cells, sum) in g.sides.iter().flatten() {
+            for (side, (cells, sum)) in g.sides.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|s| (i, s))) {
+                // Only sides with one to four open cells are situations.
+                if small && !(1..=4).contains(&(g.masks[side] & self.open_bits).count_ones()) {
+                    continue;
+                }
                 // The open cells (up to 4 matter) and what they still add up to.
                 let (mut open, mut k, mut placed) = ([0usize; 5], 0, 0i64);
                 for &c in cells {
@@ -722,6 +727,9 @@ pub fn house_groups(shape: &super::shape::Shape) -> Vec<Vec<usize>> {
 pub struct Rule45 {
     pub houses: Vec<usize>,
     pub sides: [Option<(Vec<usize>, i64)>; 2],
+    /// The sides' cells as bit sets, on boards of up to 128 cells (else 0): with the
+    /// position's open cells (`Position::open_bits`), how many are left without a look at each.
+    pub masks: [u128; 2],
 }
 
 /// The 45-rule table of single houses (rows, columns, regions: not the diagonals) and of the
@@ -780,7 +788,13 @@ pub fn rule45_of(shape: &super::shape::Shape, houses: Vec<usize>) -> Rule45 {
     let innie_sum = total - whole_sum;
     let outie_sum = partial_sum - innie_sum;
     let side = |cells: Vec<usize>, sum: i64| (!cells.is_empty()).then_some((cells, sum));
-    Rule45 { houses, sides: [side(innies, innie_sum), if uncaged { None } else { side(outies, outie_sum) }] }
+    let sides = [side(innies, innie_sum), if uncaged { None } else { side(outies, outie_sum) }];
+    let mask = |s: &Option<(Vec<usize>, i64)>| match s {
+        Some((cells, _)) if shape.cells() <= 128 => cells.iter().fold(0u128, |m, &c| m | 1 << c),
+        _ => 0,
+    };
+    let masks = [mask(&sides[0]), mask(&sides[1])];
+    Rule45 { houses, sides, masks }
 }
 
 impl Solving for Position {
