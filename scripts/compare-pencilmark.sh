@@ -13,7 +13,9 @@
 #      converted puzzle equals our binary's (`solve -`); any mismatch stops the script;
 #   3. pencilmark rates every puzzle (pencilmark.rate, one job, in one process, CPU time per
 #      puzzle; a per-puzzle time cap of CAP seconds, a cap hit counts as missing); our binary
-#      rates the whole set in one process (`rate -`, --threads 1, CPU time of the child), and
+#      rates the whole set in one process (`rate -`, --threads 1, CPU time of the child per
+#      pass: the set is given OUR_PASSES times, default 10, as pencilmark's times leave out the
+#      interpreter's start and import while ours would carry the process start), and
 #      each puzzle in a process of its own (wall time incl. process start: our slowest puzzle);
 #   4. Goodman-Kruskal gamma (scripts/gamma.py) of the level against pencilmark's band_index and
 #      difficulty, and against our steps, grade and hardest level.
