@@ -207,6 +207,11 @@ pub trait Kind: Send + Sync + Sized + 'static {
     ) -> Option<Result<Generated<Self>, Reject>> {
         None
     }
+    /// Whether the level-1 techniques alone solve the puzzle, by a path faster than `rate`
+    /// (`None`: no such path). Steered generation asks it before a rating at every removed clue.
+    fn singles_solve(_puzzle: &Self::Puzzle) -> Option<bool> {
+        None
+    }
     /// Count solutions up to `limit` with the fast solver.
     fn solve(puzzle: &Self::Puzzle, limit: usize) -> Solved<Self::Solution>;
     /// Rate a uniquely solvable puzzle whose solution is known, as `trace` asks (techniques

@@ -8,7 +8,7 @@ pub mod batch;
 use crate::config::TargetSection;
 use crate::grade::{Grade, Thresholds};
 use crate::kinds::{Kind, Reject};
-use crate::rate::{LogEntry, PathStep, Rating, Trace};
+use crate::rate::{LogEntry, PathStep, Rating, Technique, Trace};
 use crate::seed;
 use std::time::{Duration, Instant};
 
@@ -232,7 +232,12 @@ fn run_stages<K: Kind>(
     let stages = &ctx.constraint.steer_off;
     let steered = (!stages.is_empty())
         .then(|| {
+            // A ladder that keeps every level-1 technique finishes whenever those alone do.
+            let level1 = K::Tech::ALL.iter().filter(|t| t.level() == 1).fold(0u64, |m, t| m | 1 << t.index());
             let solvable = |p: &K::Puzzle, s: &K::Solution, stage: usize| {
+                if stages[stage] & level1 == 0 && K::singles_solve(p) == Some(true) {
+                    return true;
+                }
                 let mut trace = Trace { off: stages[stage], ..Trace::default() };
                 K::rate(p, s, Some(&mut trace)).solved
             };

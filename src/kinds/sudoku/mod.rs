@@ -10,6 +10,7 @@ pub mod generate;
 pub mod geometry;
 pub mod notation;
 pub mod position;
+pub mod singles;
 pub mod solve;
 pub mod steer;
 pub mod techniques;
@@ -98,6 +99,10 @@ impl Kind for Sudoku {
             repairs: 0,
             proven_unique: false,
         }))
+    }
+
+    fn singles_solve(puzzle: &Grid) -> Option<bool> {
+        Some(singles::singles_solve(puzzle))
     }
 
     fn solve(puzzle: &Grid, limit: usize) -> Solved<Grid> {
