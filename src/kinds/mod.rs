@@ -207,9 +207,11 @@ pub trait Kind: Send + Sync + Sized + 'static {
     ) -> Option<Result<Generated<Self>, Reject>> {
         None
     }
-    /// Whether the level-1 techniques alone solve the puzzle, by a path faster than `rate`
-    /// (`None`: no such path). Steered generation asks it before a rating at every removed clue.
-    fn singles_solve(_puzzle: &Self::Puzzle) -> Option<bool> {
+    /// The puzzle with the level-1 techniques applied until none is left (their digits as
+    /// givens) and whether that solved it, by a path faster than `rate` (`None`: no such path,
+    /// or a contradiction). Steered generation asks it at every removed clue: a ladder that
+    /// keeps level 1 finishes the puzzle exactly when it finishes this grid.
+    fn singles_fill(_puzzle: &Self::Puzzle) -> Option<(bool, Self::Puzzle)> {
         None
     }
     /// Count solutions up to `limit` with the fast solver.

@@ -232,14 +232,17 @@ fn run_stages<K: Kind>(
     let stages = &ctx.constraint.steer_off;
     let steered = (!stages.is_empty())
         .then(|| {
-            // A ladder that keeps every level-1 technique finishes whenever those alone do.
+            // A ladder that keeps every level-1 technique applies them first until none is
+            // left, and they never block each other: it finishes the puzzle exactly when it
+            // finishes their fixpoint, which the kind may compute faster.
             let level1 = K::Tech::ALL.iter().filter(|t| t.level() == 1).fold(0u64, |m, t| m | 1 << t.index());
             let solvable = |p: &K::Puzzle, s: &K::Solution, stage: usize| {
-                if stages[stage] & level1 == 0 && K::singles_solve(p) == Some(true) {
-                    return true;
-                }
                 let mut trace = Trace { off: stages[stage], ..Trace::default() };
-                K::rate(p, s, Some(&mut trace)).solved
+                match (stages[stage] & level1 == 0).then(|| K::singles_fill(p)).flatten() {
+                    Some((true, _)) => true,
+                    Some((false, filled)) => K::rate(&filled, s, Some(&mut trace)).solved,
+                    None => K::rate(p, s, Some(&mut trace)).solved,
+                }
             };
             K::generate_within(params, &mut rng, stages.len(), &solvable)
         })

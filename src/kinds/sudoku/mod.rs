@@ -101,8 +101,8 @@ impl Kind for Sudoku {
         }))
     }
 
-    fn singles_solve(puzzle: &Grid) -> Option<bool> {
-        Some(singles::singles_solve(puzzle))
+    fn singles_fill(puzzle: &Grid) -> Option<(bool, Grid)> {
+        singles::singles_fill(puzzle).map(|g| (!g.contains(&0), g))
     }
 
     fn solve(puzzle: &Grid, limit: usize) -> Solved<Grid> {
