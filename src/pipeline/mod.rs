@@ -8,7 +8,7 @@ pub mod batch;
 use crate::config::TargetSection;
 use crate::grade::{Grade, Thresholds};
 use crate::kinds::{Kind, Reject};
-use crate::rate::{LogEntry, PathStep, Rating, Technique, Trace};
+use crate::rate::{LogEntry, PathStep, Rating, Trace};
 use crate::seed;
 use std::time::{Duration, Instant};
 
@@ -235,7 +235,7 @@ fn run_stages<K: Kind>(
             // A ladder that keeps every level-1 technique applies them first until none is
             // left, and they never block each other: it finishes the puzzle exactly when it
             // finishes their fixpoint, which the kind may compute faster.
-            let level1 = K::Tech::ALL.iter().filter(|t| t.level() == 1).fold(0u64, |m, t| m | 1 << t.index());
+            let level1 = crate::rate::level_mask::<K::Tech>(|l| l == 1);
             let solvable = |p: &K::Puzzle, s: &K::Solution, stage: usize| {
                 let mut trace = Trace { off: stages[stage], ..Trace::default() };
                 match (stages[stage] & level1 == 0).then(|| K::singles_fill(p)).flatten() {

@@ -84,8 +84,7 @@ impl Techniques {
         let bit = |flag: &str, name: &str| -> Result<u64, UsageError> {
             crate::rate::technique_mask::<K::Tech>(std::slice::from_ref(&name.to_string()), flag).map_err(UsageError)
         };
-        let trial =
-            K::Tech::ALL.iter().filter(|t| t.level() == K::Tech::max_level()).fold(0u64, |m, t| m | 1 << t.index());
+        let trial = crate::rate::level_mask::<K::Tech>(|l| l == K::Tech::max_level());
         let mut off = 0u64;
         // What `needed` is judged against: trial and the run's own switched-off techniques,
         // not the ones --teach leaves out.
@@ -97,7 +96,7 @@ impl Techniques {
             if !(1..=K::Tech::max_level()).contains(&l) {
                 return Err(UsageError(format!("--max-level {l}: levels go from 1 to {}", K::Tech::max_level())));
             }
-            off |= K::Tech::ALL.iter().filter(|t| t.level() > l).fold(0u64, |m, t| m | 1 << t.index());
+            off |= crate::rate::level_mask::<K::Tech>(|level| level > l);
         }
         need_off |= off;
         let mut need = 0u64;
@@ -106,7 +105,7 @@ impl Techniques {
         }
         if let Some(name) = &self.teach {
             let t = bit("teach", name)?;
-            let level1 = K::Tech::ALL.iter().filter(|t| t.level() == 1).fold(0u64, |m, t| m | 1 << t.index());
+            let level1 = crate::rate::level_mask::<K::Tech>(|l| l == 1);
             if t & level1 != 0 || t & trial != 0 {
                 return Err(UsageError(format!("--teach {name}: choose a technique above level 1, not trial")));
             }

@@ -82,7 +82,7 @@ mod tests {
     use crate::kinds::sudoku::generate::{generate, Symmetry};
     use crate::kinds::sudoku::techniques::Tech;
     use crate::kinds::{sudoku::Sudoku, Kind};
-    use crate::rate::{Technique, Trace};
+    use crate::rate::{level_mask, Trace};
     use rand::SeedableRng;
 
     /// The same answer as the rater with level 1 alone, on puzzles dug to every depth; and the
@@ -90,8 +90,8 @@ mod tests {
     /// finishes the puzzle.
     #[test]
     fn agrees_with_the_ladder_of_singles() {
-        let off = Tech::ALL.iter().filter(|t| t.level() > 1).fold(0u64, |m, t| m | 1 << t.index());
-        let trial = Tech::ALL.iter().filter(|t| t.level() == 6).fold(0u64, |m, t| m | 1 << t.index());
+        let off = level_mask::<Tech>(|l| l > 1);
+        let trial = level_mask::<Tech>(|l| l == 6);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
         let (mut yes, mut no) = (0, 0);
         for _ in 0..40 {
