@@ -249,22 +249,38 @@ pub fn generate_within(
     let mut puzzle = solution;
     let mut order: Vec<&Vec<u8>> = symmetry.orbits().iter().collect();
     order.shuffle(rng);
+    dig_in_stages(&mut puzzle, &solution, &order, stages, |p, stage| {
+        solvable(p.try_into().expect("a 9×9 grid"), &solution, stage)
+    });
+    Ok((puzzle, solution))
+}
+
+/// Clue removal in stages (classic and family `generate_within`): in each stage the orbits,
+/// in the order given, are removed from `givens` (cells taking `solution`'s digits) while
+/// `keep(givens, stage)` holds; an orbit whose removal breaks it is put back.
+pub fn dig_in_stages<O: AsRef<[C]>, C: Copy + Into<usize>>(
+    givens: &mut [u8],
+    solution: &[u8],
+    orbits: &[O],
+    stages: usize,
+    keep: impl Fn(&[u8], usize) -> bool,
+) {
     for stage in 0..stages {
-        for orbit in &order {
-            if orbit.iter().all(|&c| puzzle[c as usize] == 0) {
+        for orbit in orbits {
+            let orbit = orbit.as_ref();
+            if orbit.iter().all(|&c| givens[c.into()] == 0) {
                 continue;
             }
-            for &c in orbit.iter() {
-                puzzle[c as usize] = 0;
+            for &c in orbit {
+                givens[c.into()] = 0;
             }
-            if !solvable(&puzzle, &solution, stage) {
-                for &c in orbit.iter() {
-                    puzzle[c as usize] = solution[c as usize];
+            if !keep(givens, stage) {
+                for &c in orbit {
+                    givens[c.into()] = solution[c.into()];
                 }
             }
         }
     }
-    Ok((puzzle, solution))
 }
 
 /// The plain version of `generate`: one orbit at a time, one search each. Kept for the tests,

@@ -10,6 +10,7 @@
 use super::shape::{box_regions, connected, neighbours, pieces, Cage, Shape};
 use super::solve::{random_grid, Count, Solver};
 use super::FamilyParams;
+use crate::kinds::sudoku::generate::dig_in_stages;
 use crate::kinds::sudoku::Symmetry;
 use crate::kinds::Reject;
 use rand::seq::SliceRandom;
@@ -335,21 +336,7 @@ pub fn generate_within(
         let mut givens = grid.clone();
         let mut orbits = orbits(params.symmetry, n);
         orbits.shuffle(rng);
-        for stage in 0..stages {
-            for orbit in &orbits {
-                if orbit.iter().all(|&c| givens[c] == 0) {
-                    continue;
-                }
-                for &c in orbit {
-                    givens[c] = 0;
-                }
-                if !solvable(&shape, &givens, &grid, stage) {
-                    for &c in orbit {
-                        givens[c] = grid[c];
-                    }
-                }
-            }
-        }
+        dig_in_stages(&mut givens, &grid, &orbits, stages, |g, stage| solvable(&shape, g, &grid, stage));
         Ok((shape, givens, grid))
     }))
 }
