@@ -179,6 +179,20 @@ impl Kind for Family {
         )
     }
 
+    /// Quota steering, as for classic Sudoku (`sudoku::steer`): level 1 removes givens with no
+    /// symmetry (fewer stay: more hard and expert puzzles), level 2 four at a time under the
+    /// quarter turn (more stay: more easy ones). Killers without givens have none to steer:
+    /// every level makes the same puzzles there.
+    const STEER_LEVELS: u8 = 2;
+    fn steer(params: &FamilyParams, level: u8) -> FamilyParams {
+        let symmetry = match level {
+            1 => Symmetry::None,
+            2 => Symmetry::Rotate90,
+            _ => params.symmetry,
+        };
+        FamilyParams { symmetry, ..params.clone() }
+    }
+
     fn shape(p: &FamilyParams) -> String {
         shape::variant_name(p.size(), p.boxes, p.diagonals, p.killer)
     }
