@@ -121,6 +121,22 @@ fn family_quota_runs_steer_toward_the_open_grades() {
     assert!(tried[0] < tried[1], "steered {} against unsteered {} candidates", tried[0], tried[1]);
 }
 
+/// A small order of a common grade stays with the configured settings: trying each other
+/// steering level would cost more candidates than the order needs (classic, easy=100, seed 1:
+/// 2,088 candidates at level 0; 4,191 when the other levels were tried first).
+#[test]
+fn a_small_order_of_a_common_grade_does_not_explore_other_levels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("easy");
+    let o = gen(&out, &["--seed", "1", "--quota", "easy=100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cal = calibration(&out);
+    let levels: Vec<u64> =
+        cal["order"]["steering"].as_array().unwrap().iter().map(|l| l["level"].as_u64().unwrap()).collect();
+    assert_eq!(levels, [0]);
+    assert!(cal["candidates"]["tried"].as_u64().unwrap() < 3000);
+}
+
 #[test]
 fn a_run_stopped_short_keeps_its_book_and_exits_3() {
     let tmp = tempfile::tempdir().unwrap();
