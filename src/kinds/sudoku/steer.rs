@@ -11,9 +11,15 @@ use super::SudokuParams;
 pub const LEVELS: u8 = 2;
 
 pub fn steer(params: &SudokuParams, level: u8) -> SudokuParams {
+    SudokuParams { symmetry: symmetry(params.symmetry, level) }
+}
+
+/// The givens' symmetry at steering level `level` (`configured` at level 0), for classic
+/// Sudoku and the family's boards with givens alike.
+pub fn symmetry(configured: Symmetry, level: u8) -> Symmetry {
     match level {
-        1 => SudokuParams { symmetry: Symmetry::None },
-        2 => SudokuParams { symmetry: Symmetry::Rotate90 },
-        _ => params.clone(),
+        1 => Symmetry::None,
+        2 => Symmetry::Rotate90,
+        _ => configured,
     }
 }

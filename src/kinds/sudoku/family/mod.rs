@@ -179,18 +179,13 @@ impl Kind for Family {
         )
     }
 
-    /// Quota steering, as for classic Sudoku (`sudoku::steer`): level 1 removes givens with no
-    /// symmetry (fewer stay: more hard and expert puzzles), level 2 four at a time under the
-    /// quarter turn (more stay: more easy ones). Killers without givens have none to steer:
-    /// every level makes the same puzzles there.
-    const STEER_LEVELS: u8 = 2;
+    /// Quota steering by the givens' symmetry, as for classic Sudoku (`sudoku::steer`): level 1
+    /// removes givens with no symmetry (fewer stay: more hard and expert puzzles), level 2 four
+    /// at a time under the quarter turn (more stay: more easy ones). Killers without givens
+    /// have none to steer: every level makes the same puzzles there.
+    const STEER_LEVELS: u8 = super::steer::LEVELS;
     fn steer(params: &FamilyParams, level: u8) -> FamilyParams {
-        let symmetry = match level {
-            1 => Symmetry::None,
-            2 => Symmetry::Rotate90,
-            _ => params.symmetry,
-        };
-        FamilyParams { symmetry, ..params.clone() }
+        FamilyParams { symmetry: super::steer::symmetry(params.symmetry, level), ..params.clone() }
     }
 
     fn shape(p: &FamilyParams) -> String {
