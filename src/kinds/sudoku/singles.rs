@@ -1,16 +1,10 @@
-//! Whether naked and hidden singles alone solve a grid: the rater's level 1 taken to its
-//! fixpoint without counting situations. Steered generation asks whether the ladder with
-//! singles and one technique finishes after every clue it removes; when singles alone finish,
-//! so does that ladder (it tries singles first and they never block each other), and this
-//! answers about ten times faster than a rating (`Kind::singles_solve`).
+//! Naked and hidden singles to their fixpoint: the rater's level 1 without counting
+//! situations. Steered generation asks whether the ladder with singles and one technique
+//! finishes after every clue it removes; when singles alone fill the grid, so does that ladder
+//! (it tries singles first and they never block each other), and otherwise it is asked only
+//! about what they leave (`Kind::singles_fill`), about ten times faster than a whole rating.
 
 use super::geometry::{HOUSE_MASK, PEERS};
-
-/// Naked and hidden singles applied until none is left: true when that fills the grid. A
-/// grid whose singles meet a contradiction is not solved (false).
-pub fn singles_solve(grid: &[u8; 81]) -> bool {
-    singles_fill(grid).is_some_and(|g| !g.contains(&0))
-}
 
 /// The grid with naked and hidden singles applied until none is left (their fixpoint: singles
 /// never block each other, so the order does not matter), or None when they meet a
@@ -84,6 +78,11 @@ mod tests {
     use crate::kinds::{sudoku::Sudoku, Kind};
     use crate::rate::{level_mask, Trace};
     use rand::SeedableRng;
+
+    /// Whether singles alone fill the grid (a contradiction does not).
+    fn singles_solve(grid: &[u8; 81]) -> bool {
+        singles_fill(grid).is_some_and(|g| !g.contains(&0))
+    }
 
     /// The same answer as the rater with level 1 alone, on puzzles dug to every depth; and the
     /// ladder with more techniques (all but trial) finishes the fixpoint exactly when it
