@@ -23,6 +23,45 @@ pub fn combos(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
     }
 }
 
+/// Visit, in lexicographic order, the k-subsets (k <= 4) of `0..masks.len()` whose masks'
+/// union has at most k bits, with that union; return how many k-subsets were skipped (those
+/// whose union has more). A prefix whose union already has more than k bits is not extended,
+/// so subsets that cannot be naked or hidden subsets or fish cost nothing each; visited plus
+/// skipped is always C(n, k).
+pub fn tight_unions(masks: &[u32], k: usize, mut f: impl FnMut(&[usize], u32)) -> u32 {
+    fn walk(
+        masks: &[u32],
+        k: usize,
+        at: &mut [usize; 4],
+        depth: usize,
+        start: usize,
+        union: u32,
+        f: &mut impl FnMut(&[usize], u32),
+    ) -> u32 {
+        let n = masks.len();
+        let mut skipped = 0;
+        for i in start..=n - (k - depth) {
+            let u = union | masks[i];
+            if u.count_ones() as usize > k {
+                skipped += binom(n - i - 1, k - depth - 1);
+                continue;
+            }
+            at[depth] = i;
+            if depth + 1 == k {
+                f(&at[..k], u);
+            } else {
+                skipped += walk(masks, k, at, depth + 1, i + 1, u, f);
+            }
+        }
+        skipped
+    }
+    assert!(k <= 4, "subsets of at most 4");
+    if k == 0 || k > masks.len() {
+        return 0;
+    }
+    walk(masks, k, &mut [0; 4], 0, 0, 0, &mut f)
+}
+
 /// C(n, k) for the small n and k of a house, a line or a cell's peers.
 pub fn binom(n: usize, k: usize) -> u32 {
     if k > n {
@@ -42,5 +81,32 @@ mod tests {
             assert_eq!(c, binom(n, k), "C({n},{k})");
         }
         assert_eq!(binom(20, 3), 1140);
+    }
+
+    #[test]
+    fn tight_unions_visit_exactly_the_small_unions_in_order() {
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let n = (seed % 10) as usize;
+            let masks: Vec<u32> = (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (seed >> 40) as u32 & 0x3fe
+                })
+                .collect();
+            for k in 1..=4 {
+                let mut want = Vec::new();
+                combos(n, k, |ix| {
+                    let u = ix.iter().fold(0, |a, &i| a | masks[i]);
+                    if u.count_ones() as usize <= k {
+                        want.push((ix.to_vec(), u));
+                    }
+                });
+                let mut got = Vec::new();
+                let skipped = tight_unions(&masks, k, |ix, u| got.push((ix.to_vec(), u)));
+                assert_eq!(got, want, "{masks:?} k={k}");
+                assert_eq!(skipped + got.len() as u32, binom(n, k), "{masks:?} k={k}");
+            }
+        }
     }
 }

@@ -91,7 +91,7 @@ pub fn is_latin(sq: &[u8], n: usize) -> bool {
 // subsets lexicographic), so the first success, which the ladder applies, is well defined.
 // ---------------------------------------------------------------------------------------------
 
-use crate::common::combos::{binom, combos};
+use crate::common::combos::{binom, tight_unions};
 use crate::rate::Tally;
 
 /// Naked k-subsets in one house. Situation: every k-set of the house's open cells (counted,
@@ -112,15 +112,15 @@ pub fn naked_subsets<M: Copy + Into<u32>, S>(
     if all <= k {
         return;
     }
-    let mut fit = [0usize; 32];
+    let (mut fit, mut digits) = ([0usize; 32], [0u32; 32]);
     let mut n = 0;
     for i in (0..house.len()).filter(|&i| house[i] != 0 && house[i].count_ones() as usize <= k) {
-        fit[n] = i;
+        (fit[n], digits[n]) = (i, house[i]);
         n += 1;
     }
     t.situations += binom(all, k) - binom(n, k);
-    combos(n, k, |ix| {
-        let digits = ix.iter().fold(0u32, |a, &i| a | house[fit[i]]);
+    // Subsets of more than k digits are counted, not examined.
+    t.situations += tight_unions(&digits[..n], k, |ix, digits| {
         let subset = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let others = open & !subset;
         let hit = digits.count_ones() as usize == k
@@ -138,7 +138,9 @@ pub fn hidden_subsets<M: Copy + Into<u32>, S>(house: &[M], k: usize, t: &mut Tal
     house.iter().enumerate().for_each(|(i, &m)| buf[i] = m.into());
     let house = &buf[..house.len()];
     let mut places = [0u32; 32];
+    let mut present = 0u32;
     for (i, &m) in house.iter().enumerate() {
+        present |= m;
         let mut m = m;
         while m != 0 {
             let d = m.trailing_zeros() as usize;
@@ -146,19 +148,24 @@ pub fn hidden_subsets<M: Copy + Into<u32>, S>(house: &[M], k: usize, t: &mut Tal
             places[d] |= 1 << i;
         }
     }
-    let all = places.iter().filter(|&&p| p != 0).count();
+    let all = present.count_ones() as usize;
     if all <= k {
         return;
     }
-    let mut fit = [0usize; 32];
+    let (mut fit, mut cells) = ([0usize; 32], [0u32; 32]);
     let mut n = 0;
-    for d in (1..32).filter(|&d| places[d] != 0 && places[d].count_ones() as usize <= k) {
-        fit[n] = d;
-        n += 1;
+    let mut rest = present;
+    while rest != 0 {
+        let d = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if places[d].count_ones() as usize <= k {
+            (fit[n], cells[n]) = (d, places[d]);
+            n += 1;
+        }
     }
     t.situations += binom(all, k) - binom(n, k);
-    combos(n, k, |ix| {
-        let cover = ix.iter().fold(0u32, |a, &i| a | places[fit[i]]);
+    // Digits spread over more than k cells are counted, not examined.
+    t.situations += tight_unions(&cells[..n], k, |ix, cover| {
         let set = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit =
             cover.count_ones() as usize == k && (0..house.len()).any(|i| cover >> i & 1 == 1 && house[i] & !set != 0);
@@ -183,15 +190,15 @@ pub fn fish<M: Copy + Into<u32>, S>(
     lines.iter().enumerate().for_each(|(i, &m)| buf[i] = m.into());
     let lines = &buf[..lines.len()];
     let all = lines.iter().filter(|p| p.count_ones() >= 2).count();
-    let mut fit = [0usize; 32];
+    let (mut fit, mut places) = ([0usize; 32], [0u32; 32]);
     let mut m = 0;
     for i in (0..lines.len()).filter(|&i| (2..=n).contains(&(lines[i].count_ones() as usize))) {
-        fit[m] = i;
+        (fit[m], places[m]) = (i, lines[i]);
         m += 1;
     }
     t.situations += binom(all, n) - binom(m, n);
-    combos(m, n, |ix| {
-        let cover = ix.iter().fold(0u32, |a, &i| a | lines[fit[i]]);
+    // Lines whose places span more than n cross lines are counted, not examined.
+    t.situations += tight_unions(&places[..m], n, |ix, cover| {
         let bases = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit = cover.count_ones() as usize == n && removable(bases, cover);
         t.record(hit.then(|| step(bases, cover)));
