@@ -60,6 +60,9 @@ pub struct Shape {
     /// Pairs of houses sharing two or more cells (box and line, region and line, region or
     /// line and diagonal): where pointing and claiming apply.
     pub overlaps: Vec<(u16, u16)>,
+    /// For each overlap (a, b): the shared cells and those of a alone, in a's order, and those
+    /// of b alone, in b's order.
+    pub overlap_parts: Vec<[Vec<u16>; 3]>,
     /// Killer boards: the 45 rule's tables (`techniques::rule45_tables`), built at the first
     /// use and shared by the counter and the rater.
     rule45: std::sync::OnceLock<std::sync::Arc<[Vec<super::techniques::Rule45>; 2]>>,
@@ -204,6 +207,14 @@ impl Shape {
                 }
             }
         }
+        let overlap_parts = overlaps
+            .iter()
+            .map(|&(a, b)| {
+                let (ha, hb) = (&houses[a as usize], &houses[b as usize]);
+                let (shared, only_a) = ha.iter().partition(|c| hb.contains(c));
+                [shared, only_a, hb.iter().copied().filter(|c| !ha.contains(c)).collect()]
+            })
+            .collect();
         Ok(Shape {
             n,
             boxes,
@@ -216,6 +227,7 @@ impl Shape {
             peers,
             cage_of,
             overlaps,
+            overlap_parts,
             rule45: std::sync::OnceLock::new(),
         })
     }

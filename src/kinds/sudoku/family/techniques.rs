@@ -242,37 +242,29 @@ impl Position {
         }
     }
 
+    /// Pointing and claiming over every overlap of two houses, all digits at once: a digit of
+    /// the shared cells succeeds when exactly one of the two houses holds it outside them (it
+    /// is confined to the shared cells in the other house). Situations are (overlap, digit).
     fn intersection(&self, t: &mut Tally<Step>) {
         let shape = &self.shape;
-        for &(a, b) in &shape.overlaps {
-            let (ha, hb) = (&shape.houses[a as usize], &shape.houses[b as usize]);
-            let in_b = |c: &u16| hb.contains(c);
-            let (mut inter, mut only_a, mut only_b) = (0 as Mask, 0 as Mask, 0 as Mask);
-            for &c in ha {
-                if in_b(&c) {
-                    inter |= self.cand[c as usize];
-                } else {
-                    only_a |= self.cand[c as usize];
-                }
+        let union = |cells: &[u16]| cells.iter().fold(0 as Mask, |m, &c| m | self.cand[c as usize]);
+        let mut first = None;
+        for (k, [shared, only_a, only_b]) in shape.overlap_parts.iter().enumerate() {
+            let inter = union(shared);
+            let hits = inter & (union(only_a) ^ union(only_b));
+            t.situations += inter.count_ones();
+            t.successes += hits.count_ones();
+            if hits != 0 && first.is_none() {
+                first = Some((k, hits & hits.wrapping_neg()));
             }
-            for &c in hb.iter().filter(|c| !ha.contains(c)) {
-                only_b |= self.cand[c as usize];
-            }
-            let mut digits = inter;
-            while digits != 0 {
-                let d = digits.trailing_zeros();
-                digits &= digits - 1;
-                let bit = 1 << d;
-                let mut cells: Vec<usize> = Vec::new();
-                if only_a & bit == 0 {
-                    cells.extend(hb.iter().filter(|c| !ha.contains(c)).map(|&c| c as usize));
-                }
-                if only_b & bit == 0 {
-                    cells.extend(ha.iter().filter(|c| !in_b(c)).map(|&c| c as usize));
-                }
-                let from = || ha.iter().filter(|c| in_b(c) && self.cand[**c as usize] & bit != 0).map(|&c| c as usize);
-                t.record(self.removal(cells, bit, from));
-            }
+        }
+        if let Some((k, bit)) = first {
+            let [shared, only_a, only_b] = &shape.overlap_parts[k];
+            let (a_has, b_has) = (union(only_a) & bit != 0, union(only_b) & bit != 0);
+            let cells = if a_has { only_a } else { only_b };
+            debug_assert!(a_has != b_has);
+            let from = || shared.iter().filter(|&&c| self.cand[c as usize] & bit != 0).map(|&c| c as usize);
+            t.first = self.removal(cells.iter().map(|&c| c as usize), bit, from);
         }
     }
 
@@ -656,8 +648,9 @@ impl Position {
             while m != 0 {
                 let d = m.trailing_zeros() as u8;
                 m &= m - 1;
-                let mut cand = base.clone();
-                let refuted = !solver.assign(&mut cand, c, d);
+                // Propagation is sound, so assuming the solution's digit never leads to a
+                // contradiction (the position holds it): no probe needed.
+                let refuted = d != self.solution[c] && !solver.assign(&mut base.clone(), c, d);
                 t.record(refuted.then(|| Step::Remove(vec![(c as u16, 1 << d)], vec![c as u16])));
             }
         }
