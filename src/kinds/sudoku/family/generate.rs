@@ -76,7 +76,16 @@ pub fn orbits(sym: Symmetry, n: usize) -> Vec<Vec<usize>> {
 /// regions, keeping both connected, n³ times.
 pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
     let (r, c) = super::shape::default_box(n);
-    let mut regions = box_regions(r, c);
+    let regions = box_regions(r, c);
+    if n * n <= 128 {
+        swap_regions_small(n, regions, rng)
+    } else {
+        swap_regions(n, regions, rng)
+    }
+}
+
+/// `random_regions`' moves on the region of each cell.
+fn swap_regions(n: usize, mut regions: Vec<u8>, rng: &mut impl Rng) -> Vec<u8> {
     // Scratch space reused by every move (the moves are the jigsaw generator's hot loop).
     let mut border_b = Vec::with_capacity(n * n);
     let mut stack = Vec::with_capacity(n * n);
@@ -85,12 +94,7 @@ pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
         // A cell a of region A beside region B, and a cell b of B beside A (b ≠ neighbour of
         // a needed): swap them.
         let a = rng.gen_range(0..n * n);
-        let (mut nb, mut k) = ([0usize; 4], 0);
-        for o in neighbours(n, a).filter(|&o| regions[o] != regions[a]) {
-            nb[k] = o;
-            k += 1;
-        }
-        let Some(&o) = nb[..k].choose(rng) else { continue };
+        let Some(o) = other_region_beside(n, &regions, a, rng) else { continue };
         let (ra, rb) = (regions[a], regions[o]);
         border_b.clear();
         border_b.extend(
@@ -109,24 +113,94 @@ pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
     regions
 }
 
-/// Whether region `id` is one orthogonally connected piece (`shape::connected` on its cells):
-/// a flood fill from its first cell, on bit masks up to 11×11 (a step of the fill takes every
-/// neighbour at once), else with `stack` and `seen` as scratch space (`seen` comes back all
-/// false).
-fn region_connected(n: usize, regions: &[u8], id: u8, stack: &mut Vec<usize>, seen: &mut [bool]) -> bool {
-    if n * n <= 128 {
-        let cells = regions.iter().enumerate().filter(|&(_, &r)| r == id).fold(0u128, |m, (x, _)| m | 1 << x);
+/// A random neighbour of `a` in another region (right, down, left, up order), if any.
+fn other_region_beside(n: usize, regions: &[u8], a: usize, rng: &mut impl Rng) -> Option<usize> {
+    let (mut nb, mut k) = ([0usize; 4], 0);
+    for o in neighbours(n, a).filter(|&o| regions[o] != regions[a]) {
+        nb[k] = o;
+        k += 1;
+    }
+    nb[..k].choose(rng).copied()
+}
+
+/// `random_regions`' moves up to 11×11, on a bit mask per region: the cells of B beside A are
+/// B's mask and the neighbours of A's, and a region stays connected when a flood fill of its
+/// mask reaches all of it. The same moves, the same random draws, the same regions.
+fn swap_regions_small(n: usize, mut regions: Vec<u8>, rng: &mut impl Rng) -> Vec<u8> {
+    let mut masks = vec![0u128; n];
+    for (x, &r) in regions.iter().enumerate() {
+        masks[r as usize] |= 1 << x;
+    }
+    let mut border = [0usize; 128];
+    let bits = Bits::new(n);
+    for _ in 0..n * n * n {
+        let a = rng.gen_range(0..n * n);
+        let Some(o) = other_region_beside(n, &regions, a, rng) else { continue };
+        let (ra, rb) = (regions[a] as usize, regions[o] as usize);
+        let mut m = masks[rb] & bits.beside(masks[ra] & !(1 << a)) & !(1 << o);
+        let mut k = 0;
+        while m != 0 {
+            border[k] = m.trailing_zeros() as usize;
+            m &= m - 1;
+            k += 1;
+        }
+        let Some(&b) = border[..k].choose(rng) else { continue };
+        let (old_a, old_b) = (masks[ra], masks[rb]);
+        masks[ra] = old_a & !(1 << a) | 1 << b;
+        masks[rb] = old_b & !(1 << b) | 1 << a;
+        if bits.connected(masks[ra]) && bits.connected(masks[rb]) {
+            regions[a] = rb as u8;
+            regions[b] = ra as u8;
+        } else {
+            (masks[ra], masks[rb]) = (old_a, old_b);
+        }
+    }
+    regions
+}
+
+/// An n×n grid (n² ≤ 128) as bit masks, for `swap_regions_small`.
+#[derive(Clone, Copy)]
+struct Bits {
+    n: usize,
+    /// Every cell but those of the first column, of the last column; every cell.
+    not_first: u128,
+    not_last: u128,
+    all: u128,
+}
+
+impl Bits {
+    fn new(n: usize) -> Bits {
         let col = |c: usize| (0..n).fold(0u128, |m, r| m | 1 << (r * n + c));
-        let (not_first, not_last) = (!col(0), !col(n - 1));
+        let all = if n * n == 128 { u128::MAX } else { (1u128 << (n * n)) - 1 };
+        Bits { n, not_first: all & !col(0), not_last: all & !col(n - 1), all }
+    }
+
+    /// The cells orthogonally beside some cell of `cells`.
+    fn beside(self, cells: u128) -> u128 {
+        (cells << 1 & self.not_first) | (cells >> 1 & self.not_last) | (cells << self.n | cells >> self.n) & self.all
+    }
+
+    /// Whether `cells` form one orthogonally connected piece: a flood fill from the first
+    /// cell, every neighbour at once.
+    fn connected(self, cells: u128) -> bool {
         let mut reached = cells & cells.wrapping_neg();
         loop {
-            let next = (reached | (reached << 1 & not_first) | (reached >> 1 & not_last) | reached << n | reached >> n)
-                & cells;
+            let next = (reached | self.beside(reached)) & cells;
             if next == reached {
                 return reached == cells;
             }
             reached = next;
         }
+    }
+}
+
+/// Whether region `id` is one orthogonally connected piece (`shape::connected` on its cells),
+/// by a flood fill from its first cell; `stack` and `seen` are scratch space (`seen` comes
+/// back all false).
+fn region_connected(n: usize, regions: &[u8], id: u8, stack: &mut Vec<usize>, seen: &mut [bool]) -> bool {
+    if n * n <= 128 {
+        let cells = regions.iter().enumerate().filter(|&(_, &r)| r == id).fold(0u128, |m, (x, _)| m | 1 << x);
+        return Bits::new(n).connected(cells);
     }
     let Some(first) = regions.iter().position(|&x| x == id) else { return true };
     let size = regions.iter().filter(|&&x| x == id).count();
@@ -481,6 +555,20 @@ pub(crate) mod tests {
             }
         }
         assert!(split > 500 && joined > 100, "{split} {joined}");
+    }
+
+    #[test]
+    fn small_region_moves_match_the_plain_ones() {
+        for n in 4..=11 {
+            for seed in 0..5 {
+                let (r, c) = super::super::shape::default_box(n);
+                let mut a = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+                let mut b = a.clone();
+                let small = swap_regions_small(n, box_regions(r, c), &mut a);
+                assert_eq!(small, swap_regions(n, box_regions(r, c), &mut b), "n {n} seed {seed}");
+                assert_eq!(a.gen::<u64>(), b.gen::<u64>(), "same draws");
+            }
+        }
     }
 
     #[test]
