@@ -53,6 +53,8 @@ pub struct RunSink<'a, K: Kind> {
     /// `[run] save_every`.
     pub save_every: Duration,
     pub saver: super::saver::Saver,
+    /// The run's chunk size (`quota_chunk`), for the cost of exploring a steering level.
+    pub chunk: u64,
     pub _kind: std::marker::PhantomData<K>,
 }
 
@@ -67,7 +69,7 @@ impl<K: Kind> RunSink<'_, K> {
     /// tried for `EXPLORE` candidates, unless the configured settings (level 0, tried first)
     /// are expected to finish before that exploration would (small orders of common grades); a
     /// level that made nothing of a grade still needed is not expected to finish.
-    fn steer_level(&self) -> u8 {
+    fn steer_level(&self, next: u64) -> u8 {
         let (Some(q), true) = (self.quota, self.steering) else { return 0 };
         let levels = K::STEER_LEVELS as usize + 1;
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
@@ -77,20 +79,21 @@ impl<K: Kind> RunSink<'_, K> {
                 .filter(|&g| self.progress.emitted[g] < q.0[g])
                 .map(|g| {
                     let left = (q.0[g] - self.progress.emitted[g]) as f64;
-                    if made[g] == 0 {
-                        f64::INFINITY
-                    } else {
-                        left * tried(l) as f64 / made[g] as f64
-                    }
+                    // One more than made: a level that made none yet is judged by its tries
+                    // (it is picked again while others look no better), not written off.
+                    left * tried(l) as f64 / (made[g] + 1) as f64
                 })
                 .fold(0.0, f64::max)
         };
         // While other levels are untried, the configured settings (tried first) keep the run
         // when they are expected to fill it in fewer candidates than trying those would take:
-        // about three times `EXPLORE` each, as a level takes effect two chunks late (measured:
-        // 3,072 candidates spent at a level being explored, jigsaw 9 and X 9×9 orders).
+        // `EXPLORE` each, and as a level is chosen two chunks ahead and judged at a chunk's
+        // end, about two chunks more (measured with chunks of 512 to 2,048: 3,072 candidates
+        // spent at a level being explored, jigsaw 9 and X 9×9 orders).
         let untried = (1..levels).filter(|&l| tried(l) < EXPLORE).count() as u64;
-        if tried(0) >= EXPLORE && untried > 0 && cost(0) <= (3 * untried * EXPLORE) as f64 {
+        let chunk_here = crate::pipeline::batch::next_boundary(next, self.chunk.max(1)) - next;
+        let explore = EXPLORE + 2 * chunk_here;
+        if tried(0) >= EXPLORE && untried > 0 && cost(0) <= (untried * explore) as f64 {
             return 0;
         }
         if let Some(l) = (0..levels).find(|&l| tried(l) < EXPLORE) {
@@ -224,6 +227,6 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
         if self.last_save.elapsed() >= self.save_every {
             self.save(at, false)?;
         }
-        Ok(Flow::Continue { steer_after: self.steer_level() })
+        Ok(Flow::Continue { steer_after: self.steer_level(at.next) })
     }
 }
