@@ -190,8 +190,8 @@ fn generate_rate_and_solve_through_the_binary() {
 
 /// A 25×25 puzzle of Solo's "advanced" level (the second of `sgt-solo --generate 3
 /// '5x5da#probe-a'`): the counter's own propagation (singles, intersections) leaves it a tree
-/// it could not finish in a million nodes (`solve` and `rate` said undecided). Now, past an
-/// eighth of that budget, `solve` counts from what the rater's deductions below trial leave,
+/// it could not finish in a million nodes (`solve` and `rate` said undecided). Now, past a
+/// thirty-second of that budget, `solve` counts from what the rater's deductions below trial leave,
 /// and finds the one solution.
 #[test]
 fn a_large_puzzle_needing_subsets_is_decided() {
