@@ -778,14 +778,25 @@ pub fn count_solutions(shape: &Shape, givens: &[u8], limit: usize, budget: u64) 
     out
 }
 
-/// Count like `count_solutions`, and when that search runs out of `first_budget` nodes, count
-/// again from what the rater's deductions leave: every technique below trial (subsets, fish,
+/// Count like `count_solutions` with `budget` nodes, trying two cheaper searches first. The
+/// plain search gets `first` nodes; if that does not settle it, a search gets `deduced` nodes
+/// from what the rater's deductions below trial leave: every technique there (subsets, fish,
 /// wings, cage and 45-rule reasoning) removes only candidates that no solution uses, so the
-/// solutions of the reduced grid are those of the puzzle, and a search that branched through
-/// a million nodes on a 25×25 puzzle needing pairs and triples (Solo's "advanced") finds
-/// little left to branch on. The second search has `budget` nodes.
-pub fn count_solutions_deduced(shape: &Shape, givens: &[u8], limit: usize, first_budget: u64, budget: u64) -> Count {
-    let plain = count_solutions(shape, givens, limit, first_budget);
+/// reduced grid has the puzzle's solutions, and a 25×25 puzzle needing pairs and triples
+/// (Solo's "advanced"), where the plain search branched through a million nodes, leaves little
+/// to branch on. Only if that is undecided too does the plain search run with the whole
+/// budget: the deduced grid's search order can be the worse one (a 25×25 puzzle with two
+/// solutions: the plain search found both in 8 s, the deduced one not in a million nodes), so
+/// nothing the plain count settled within `budget` is left undecided.
+pub fn count_solutions_deduced(
+    shape: &Shape,
+    givens: &[u8],
+    limit: usize,
+    first: u64,
+    deduced: u64,
+    budget: u64,
+) -> Count {
+    let plain = count_solutions(shape, givens, limit, first);
     if !plain.undecided {
         return plain;
     }
@@ -796,14 +807,19 @@ pub fn count_solutions_deduced(shape: &Shape, givens: &[u8], limit: usize, first
     let mut pos = super::position::Position::new(shape_arc, givens, &vec![0; shape.cells()]);
     let mut trace = Trace { off: level_mask::<super::techniques::Tech>(|l| l == 6), ..Trace::default() };
     rate_traced(&mut pos, Some(&mut trace));
-    let mut solver = Solver::new(shape, budget);
+    let mut solver = Solver::new(shape, deduced);
     let mut out = Count { count: 0, first: None, undecided: false, nodes: 0 };
     let mut cand = pos.counter_cands();
     if cand.iter().all(|&m| m != 0) && solver.propagate(&mut cand) {
         solver.count(cand, limit, None, &mut out);
     }
     out.nodes = plain.nodes + solver.nodes;
-    out
+    if !out.undecided {
+        return out;
+    }
+    let mut last = count_solutions(shape, givens, limit, budget);
+    last.nodes += out.nodes;
+    last
 }
 
 /// A random full grid of the board (cages ignored), or None if the budget ran out.
