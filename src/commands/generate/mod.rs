@@ -232,7 +232,7 @@ fn start<'a, K: Kind>(
     let book = BookWriter::create::<K>(dir.staging(), req.overflow, req.techniques.paths)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
     let state = State { book, dedup, stats: Stats::new::<K>().in_dir(dir.staging()), progress: Progress::default() };
-    let mut sink = new_sink::<K>(dir, saved, state, req, cfg.run.save_every)?;
+    let mut sink = new_sink::<K>(dir, saved, state, req, &cfg.run)?;
     sink.save(Boundary { next: 0, steer: 0 }, true)?;
     Ok(sink)
 }
@@ -249,7 +249,7 @@ fn reopen<'a, K: Kind>(
     let dedup = Dedup::resume(dir.staging(), progress.keys, req.most_emitted())?;
     let mut stats: Stats = serde_json::from_value(progress.stats.clone())?;
     stats.load_steps(dir.staging(), progress.steps)?;
-    new_sink::<K>(dir, saved, State { book, dedup, stats, progress }, req, cfg.run.save_every)
+    new_sink::<K>(dir, saved, State { book, dedup, stats, progress }, req, &cfg.run)
 }
 
 /// What a run carries from chunk to chunk: its open files, keys, statistics and counts.
@@ -265,7 +265,7 @@ fn new_sink<'a, K: Kind>(
     saved: SavedRun,
     state: State,
     req: &Request,
-    save_every: f64,
+    run: &crate::config::RunSection,
 ) -> Result<RunSink<'a, K>> {
     let State { book, dedup, stats, progress } = state;
     let bar = progress_bar(req);
@@ -287,9 +287,9 @@ fn new_sink<'a, K: Kind>(
         stop: None,
         started: Instant::now(),
         last_save: Instant::now(),
-        save_every: Duration::from_secs_f64(save_every),
+        save_every: Duration::from_secs_f64(run.save_every),
         saver: saver::Saver::new()?,
-        chunk: 0,
+        chunk: quota_chunk(run.chunk, req.quota) as u64,
         _kind: std::marker::PhantomData,
     })
 }
@@ -335,9 +335,7 @@ pub fn generate<K: Kind>(
         (p, record)
     };
     let from = Boundary { next: sink.progress.next, steer: sink.progress.steer };
-    let chunk = quota_chunk(cfg.run.chunk, sink.quota);
-    sink.chunk = chunk as u64;
-    let ended = batch::run_chunks(&ctx, from, req.end(), chunk, prepare, &mut sink)?;
+    let ended = batch::run_chunks(&ctx, from, req.end(), sink.chunk as usize, prepare, &mut sink)?;
     sink.bar.finish_and_clear();
     sink.saver.wait()?;
     if let Ended::Stopped(at) = ended {
