@@ -224,14 +224,7 @@ impl Kind for Family {
     }
 
     fn solve(p: &FamilyPuzzle, limit: usize) -> Solved<Vec<u8>> {
-        let c = solve::count_solutions_deduced(
-            &p.shape,
-            &p.givens,
-            limit,
-            solve::BUDGET / 32,
-            solve::BUDGET / 4,
-            solve::BUDGET,
-        );
+        let c = solve::count_solutions_deduced(&p.shape, &p.givens, limit);
         Solved { count: c.count, first: c.first, undecided: c.undecided }
     }
 

@@ -767,9 +767,15 @@ pub const BUDGET: u64 = 1 << 20;
 
 /// Count the solutions of a puzzle up to `limit` within `budget` nodes.
 pub fn count_solutions(shape: &Shape, givens: &[u8], limit: usize, budget: u64) -> Count {
-    let mut solver = Solver::new(shape, budget);
+    let solver = Solver::new(shape, budget);
+    let cand = solver.start(givens);
+    count_from(solver, cand, limit)
+}
+
+/// Count the solutions from starting candidates (None: the givens clash), propagated first.
+fn count_from(mut solver: Solver, cand: Option<Cands>, limit: usize) -> Count {
     let mut out = Count { count: 0, first: None, undecided: false, nodes: 0 };
-    if let Some(mut cand) = solver.start(givens) {
+    if let Some(mut cand) = cand {
         if solver.propagate(&mut cand) {
             solver.count(cand, limit, None, &mut out);
         }
@@ -778,47 +784,36 @@ pub fn count_solutions(shape: &Shape, givens: &[u8], limit: usize, budget: u64) 
     out
 }
 
-/// Count like `count_solutions` with `budget` nodes, trying two cheaper searches first. The
-/// plain search gets `first` nodes; if that does not settle it, a search gets `deduced` nodes
-/// from what the rater's deductions below trial leave: every technique there (subsets, fish,
-/// wings, cage and 45-rule reasoning) removes only candidates that no solution uses, so the
-/// reduced grid has the puzzle's solutions, and a 25×25 puzzle needing pairs and triples
-/// (Solo's "advanced"), where the plain search branched through a million nodes, leaves little
-/// to branch on. Only if that is undecided too does the plain search run with the whole
-/// budget: the deduced grid's search order can be the worse one (a 25×25 puzzle with two
-/// solutions: the plain search found both in 8 s, the deduced one not in a million nodes), so
-/// nothing the plain count settled within `budget` is left undecided.
-pub fn count_solutions_deduced(
-    shape: &Shape,
-    givens: &[u8],
-    limit: usize,
-    first: u64,
-    deduced: u64,
-    budget: u64,
-) -> Count {
-    let plain = count_solutions(shape, givens, limit, first);
+/// Count like `count_solutions` with `BUDGET` nodes (`solve` and `rate` inputs), trying two
+/// cheaper searches first. The plain search gets 1/32 of the budget; if that does not settle
+/// it, a search gets 1/4 from what the rater's deductions below trial leave: every technique
+/// there (subsets, fish, wings, cage and 45-rule reasoning) removes only candidates that no
+/// solution uses, so the reduced grid has the puzzle's solutions, and a 25×25 puzzle needing
+/// pairs and triples (Solo's "advanced"), where the plain search branched through a million
+/// nodes, leaves little to branch on. Only if that is undecided too does the plain search run
+/// with the whole budget: the deduced grid's search order can be the worse one (a 25×25 puzzle
+/// with two solutions: the plain search found both in 8 s, the deduced one not in a million
+/// nodes), so nothing the plain count settled within `BUDGET` is left undecided.
+pub fn count_solutions_deduced(shape: &std::sync::Arc<Shape>, givens: &[u8], limit: usize) -> Count {
+    let plain = count_solutions(shape, givens, limit, BUDGET / 32);
     if !plain.undecided {
         return plain;
     }
     use crate::rate::{level_mask, rate_traced, Trace};
-    let shape_arc = std::sync::Arc::new(shape.clone());
     // The position audits steps against a solution; none is known here (no step reads it with
     // trial off), so an empty one.
-    let mut pos = super::position::Position::new(shape_arc, givens, &vec![0; shape.cells()]);
+    let mut pos = super::position::Position::new(shape.clone(), givens, &vec![0; shape.cells()]);
     let mut trace = Trace { off: level_mask::<super::techniques::Tech>(|l| l == 6), ..Trace::default() };
     rate_traced(&mut pos, Some(&mut trace));
-    let mut solver = Solver::new(shape, deduced);
-    let mut out = Count { count: 0, first: None, undecided: false, nodes: 0 };
-    let mut cand = pos.counter_cands();
-    if cand.iter().all(|&m| m != 0) && solver.propagate(&mut cand) {
-        solver.count(cand, limit, None, &mut out);
+    // A cell left without candidates: no solution (propagation would say the same).
+    let cand = Some(pos.counter_cands()).filter(|c| c.iter().all(|&m| m != 0));
+    let mut deduced = count_from(Solver::new(shape, BUDGET / 4), cand, limit);
+    deduced.nodes += plain.nodes;
+    if !deduced.undecided {
+        return deduced;
     }
-    out.nodes = plain.nodes + solver.nodes;
-    if !out.undecided {
-        return out;
-    }
-    let mut last = count_solutions(shape, givens, limit, budget);
-    last.nodes += out.nodes;
+    let mut last = count_solutions(shape, givens, limit, BUDGET);
+    last.nodes += deduced.nodes;
     last
 }
 
