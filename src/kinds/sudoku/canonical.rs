@@ -10,14 +10,16 @@
 //!
 //! The search: after relabelling, row 0 always reads 1…9, so the form is decided by row 1 first.
 //! For each transposition, each row that becomes row 0 and each of the two rows of its band that
-//! can follow it, the column orders that keep stacks (stack order × the order inside each stack,
-//! 1,296) are built column by column, keeping only those whose row 1 is smallest: row 1's entry
-//! at a new column is 1 + the new column, in row 0, of the digit there, so each step places that
-//! row-0 column as far left as it may go, and branches only where choices tie (`RowSearch`).
+//! can follow it, row 1's relabelled entries depend only on where each of its digits sits in row
+//! 0, a permutation of the columns, so the smallest row 1 and the column orders that keep stacks
+//! and reach it (stack order × the order inside each stack, 1,296) are looked up in a table of
+//! all 12,096 such permutations (`Minimal`), each searched once, column by column (`RowSearch`).
 //! Row 2, the band's last row, breaks ties. The few survivors are completed greedily: each
 //! further row is the smallest of the rows still allowed (rows are distinct in a solution, so
-//! there are no ties) — which also orders the remaining bands. (Trying every column order with
-//! an early exit, as this did before, gives the same forms 1.5× slower.)
+//! there are no ties) — which also orders the remaining bands. (Searching the column orders of
+//! each of the 36 row pairs, best bound first, as this did before, gives the same forms 4×
+//! slower: 15.1 against 3.5 µs per key on 20,000 generated puzzles; trying every column order
+//! with an early exit, as before that, 1.5× slower again.)
 
 use super::Grid;
 use crate::common::canon::KeyHasher;
@@ -97,27 +99,21 @@ impl Partial {
     }
 }
 
-/// The search for the smallest row 1 (see `starts`) within one choice of rows 0-2.
-struct RowSearch<'a> {
-    g: &'a Grid,
-    t: usize,
-    r0: usize,
-    r1: usize,
-    r2: usize,
-    /// `p[j]`: old column, in row r0, of row r1's digit at old column j.
+/// The search for the smallest row 1 of one row pair (see `Minimal`).
+struct RowSearch {
+    /// `p[j]`: old column, in row 0, of row 1's digit at old column j.
     p: [u8; 9],
-    /// `at[d]`: old column of digit d in row r0.
-    at: [u8; 10],
 }
 
-impl RowSearch<'_> {
+impl RowSearch {
     /// Fill new column `c` onwards. Row 1's entry at new column c is the new label of row 1's
     /// digit there, 1 + the new column of that digit in row 0, so for each old column that may
     /// go to c, the column holding its digit in row 0 goes to the smallest new column still
     /// open to it (any other place gives a larger entry here, and any partial order keeping
     /// stacks completes). Only the choices giving the smallest entry are followed, and none
-    /// whose row 1 so far exceeds the best found; a single choice is followed in place.
-    fn fill(&self, mut c: usize, mut part: Partial, best: &mut (u64, u64), found: &mut Vec<Start>) {
+    /// whose row 1 so far exceeds the best found; a single choice is followed in place. Every
+    /// column order reaching the best row 1 ends in `found`.
+    fn fill(&self, mut c: usize, mut part: Partial, best: &mut u64, found: &mut Vec<[u8; 9]>) {
         while c < 9 {
             let mut cols = [0u8; 3];
             let mut n = 0;
@@ -145,7 +141,7 @@ impl RowSearch<'_> {
             let low = labels[0].min(labels[1]).min(labels[2]);
             let row1 = (part.row1 << 4) | u64::from(low);
             // Prune against the first c + 1 entries of the best row 1.
-            if row1 > best.0 >> (4 * (8 - c)) {
+            if row1 > *best >> (4 * (8 - c)) {
                 return;
             }
             let ties = labels.iter().filter(|&&l| l == low).count();
@@ -163,17 +159,12 @@ impl RowSearch<'_> {
             part.row1 = row1;
             c += 1;
         }
-        let (order, inv) = (part.col_at, part.pos_of);
-        // Row 1 ties often (456789123 is common): row 2, the band's last row, decides most of
-        // them.
-        let v2 = pack((0..9).map(|q| inv[self.at[self.g[self.r2 * 9 + order[q] as usize] as usize] as usize] + 1));
-        let v = part.row1;
-        if (v, v2) < *best {
-            *best = (v, v2);
+        if part.row1 < *best {
+            *best = part.row1;
             found.clear();
         }
-        if (v, v2) == *best {
-            found.push(Start { t: self.t, r0: self.r0, r1: self.r1, order });
+        if part.row1 == *best {
+            found.push(part.col_at);
         }
     }
 
@@ -209,54 +200,20 @@ impl RowSearch<'_> {
             part.put(target, pos);
         }
     }
-}
 
-/// The starts with the smallest relabelled row 1 (then row 2), found column by column. The
-/// (transposition, row 0, row 1) choices are searched best bound first, so that the best row 1
-/// found early prunes the rest.
-fn starts(sols: &[Grid; 2]) -> Vec<Start> {
-    let mut best = (u64::MAX, u64::MAX);
-    let mut found = Vec::new();
-    // (bound, t, r0, r1, p, count of the most common stack pair), for all 36 choices.
-    let mut choices = [(0u64, 0usize, 0usize, 0usize, [0u8; 9], 0u8); 36];
-    let mut ats = [[[0u8; 10]; 9]; 2];
-    let mut n = 0;
-    for (t, g) in sols.iter().enumerate() {
-        for r0 in 0..9 {
-            let at = &mut ats[t][r0];
-            for c in 0..9 {
-                at[g[r0 * 9 + c] as usize] = c as u8;
-            }
-            let band = r0 / 3 * 3;
-            for r1 in (band..band + 3).filter(|&r| r != r0) {
-                let p: [u8; 9] = std::array::from_fn(|j| at[g[r1 * 9 + j] as usize]);
-                // count[i][k]: how many of row r1's digits in stack i lie in stack k of row r0.
-                // Row 1's first three entries are those of one stack of row r1, in increasing
-                // order at best: 456 when all three come from one stack of row 0, 457 when two
-                // do (one stack of row 0 then gives 4-6 and another 7-9), 478 when at most one.
-                let mut count = [[0u8; 3]; 3];
-                for j in 0..9 {
-                    count[j / 3][p[j] as usize / 3] += 1;
-                }
-                let most = count.iter().flatten().copied().max().unwrap_or(0);
-                choices[n] = ([0x478, 0x478, 0x457, 0x456][most as usize], t, r0, r1, p, most);
-                n += 1;
-            }
-        }
-    }
-    choices.sort_by_key(|c| c.0);
-    for &(bound, t, r0, r1, p, most) in &choices {
-        if bound > best.0 >> 24 {
-            break;
-        }
-        let g = &sols[t];
-        let band = r0 / 3 * 3;
-        let r2 = 3 * band + 3 - r0 - r1;
-        let search = RowSearch { g, t, r0, r1, r2, p, at: ats[t][r0] };
+    /// The smallest row 1 and every column order reaching it.
+    fn minimal(p: [u8; 9]) -> (u64, Vec<[u8; 9]>) {
+        let search = RowSearch { p };
+        // count[i][k]: how many of row 1's digits in stack i lie in stack k of row 0. Row 1's
+        // first three entries are those of one stack of row 1, in increasing order at best: 456
+        // when all three come from one stack of row 0, 457 when two do (one stack of row 0 then
+        // gives 4-6 and another 7-9), 478 when at most one.
         let mut count = [[0u8; 3]; 3];
         for j in 0..9 {
             count[j / 3][p[j] as usize / 3] += 1;
         }
+        let most = count.iter().flatten().copied().max().unwrap_or(0);
+        let (mut best, mut found) = (u64::MAX, Vec::new());
         // New column 0: an old column whose digit's row-0 column lies in a stack of row 0
         // holding `most` of its stack's digits; that stack becomes new stack 1.
         for u in 0..9u8 {
@@ -269,6 +226,126 @@ fn starts(sols: &[Grid; 2]) -> Vec<Start> {
             q.put(target, 3);
             q.row1 = 4;
             search.fill(1, q, &mut best, &mut found);
+        }
+        (best, found)
+    }
+}
+
+/// The smallest row 1 of every row pair, looked up by its permutation `p` (see `RowSearch`):
+/// row 1's new label at new column c is 1 + the new column of p(old column), so the smallest
+/// row 1 and the column orders reaching it depend on p alone. p never maps a column into its
+/// own stack (a box holds each digit once), which leaves 12,096 of them; the table holds them
+/// all, built once (a few ms) instead of searched again for each of a grid's 36 row pairs.
+struct Minimal {
+    /// Open addressing by `key`: (key, entry), `EMPTY_SLOT` where free.
+    slots: Vec<(u64, u32)>,
+    /// Per entry: its smallest row 1 (packed) and its range of `orders`.
+    entries: Vec<(u64, u32, u32)>,
+    orders: Vec<[u8; 9]>,
+}
+
+const EMPTY_SLOT: u64 = u64::MAX;
+const SLOT_BITS: u32 = 15;
+
+impl Minimal {
+    fn key(p: &[u8; 9]) -> u64 {
+        pack(p.iter().copied())
+    }
+
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOT_BITS)) as usize
+    }
+
+    fn build() -> Minimal {
+        let mut t = Minimal { slots: vec![(EMPTY_SLOT, 0); 1 << SLOT_BITS], entries: Vec::new(), orders: Vec::new() };
+        fn perms(j: usize, p: &mut [u8; 9], used: u16, t: &mut Minimal) {
+            if j == 9 {
+                let (row1, orders) = RowSearch::minimal(*p);
+                let entry = t.entries.len() as u32;
+                t.entries.push((row1, t.orders.len() as u32, orders.len() as u32));
+                t.orders.extend(orders);
+                let key = Minimal::key(p);
+                let mut i = Minimal::slot(key);
+                while t.slots[i].0 != EMPTY_SLOT {
+                    i = (i + 1) & ((1 << SLOT_BITS) - 1);
+                }
+                t.slots[i] = (key, entry);
+                return;
+            }
+            for k in (0..9u8).filter(|&k| used >> k & 1 == 0 && k / 3 != j as u8 / 3) {
+                p[j] = k;
+                perms(j + 1, p, used | 1 << k, t);
+            }
+        }
+        perms(0, &mut [0; 9], 0, &mut t);
+        t
+    }
+
+    fn get() -> &'static Minimal {
+        static TABLE: std::sync::OnceLock<Minimal> = std::sync::OnceLock::new();
+        TABLE.get_or_init(Minimal::build)
+    }
+
+    /// The smallest row 1 of `p` and the column orders reaching it.
+    fn of(&self, p: &[u8; 9]) -> (u64, &[[u8; 9]]) {
+        let key = Minimal::key(p);
+        let mut i = Minimal::slot(key);
+        while self.slots[i].0 != key {
+            debug_assert_ne!(self.slots[i].0, EMPTY_SLOT, "a row pair's permutation is in the table");
+            i = (i + 1) & ((1 << SLOT_BITS) - 1);
+        }
+        let (row1, at, n) = self.entries[self.slots[i].1 as usize];
+        (row1, &self.orders[at as usize..(at + n) as usize])
+    }
+}
+
+/// The starts with the smallest relabelled row 1, then row 2 (the band's last row, which
+/// breaks most ties: 456789123 is a common row 1), over the 36 choices of transposition, row 0
+/// and row 1.
+fn starts(sols: &[Grid; 2]) -> Vec<Start> {
+    let table = Minimal::get();
+    // The choices reaching the smallest row 1: (t, r0, r1, their column orders).
+    let mut best1 = u64::MAX;
+    let mut ties: Vec<(usize, usize, usize, &[[u8; 9]])> = Vec::with_capacity(36);
+    let mut ats = [[[0u8; 10]; 9]; 2];
+    for (t, g) in sols.iter().enumerate() {
+        for r0 in 0..9 {
+            let at = &mut ats[t][r0];
+            for c in 0..9 {
+                at[g[r0 * 9 + c] as usize] = c as u8;
+            }
+            let band = r0 / 3 * 3;
+            for r1 in (band..band + 3).filter(|&r| r != r0) {
+                let p: [u8; 9] = std::array::from_fn(|j| at[g[r1 * 9 + j] as usize]);
+                let (row1, orders) = table.of(&p);
+                if row1 < best1 {
+                    best1 = row1;
+                    ties.clear();
+                }
+                if row1 == best1 {
+                    ties.push((t, r0, r1, orders));
+                }
+            }
+        }
+    }
+    let mut best2 = u64::MAX;
+    let mut found = Vec::new();
+    for (t, r0, r1, orders) in ties {
+        let (g, at) = (&sols[t], &ats[t][r0]);
+        let r2 = 3 * (r0 / 3 * 3) + 3 - r0 - r1;
+        for &order in orders {
+            let mut inv = [0u8; 9];
+            for (q, &o) in order.iter().enumerate() {
+                inv[o as usize] = q as u8;
+            }
+            let v2 = pack((0..9).map(|q| inv[at[g[r2 * 9 + order[q] as usize] as usize] as usize] + 1));
+            if v2 < best2 {
+                best2 = v2;
+                found.clear();
+            }
+            if v2 == best2 {
+                found.push(Start { t, r0, r1, order });
+            }
         }
     }
     found
@@ -431,8 +508,20 @@ mod tests {
     }
 
     #[test]
+    fn the_table_holds_every_row_pair() {
+        let t = Minimal::get();
+        // Permutations of 9 columns none of which stays in its stack.
+        assert_eq!(t.entries.len(), 12_096);
+        assert!(t.entries.iter().all(|&(row1, _, n)| n >= 1 && row1 >> 32 == 4));
+        assert!(t.slots.iter().filter(|s| s.0 != EMPTY_SLOT).count() == 12_096);
+    }
+
+    #[test]
     fn fast_enough_for_the_hot_path() {
         let all = puzzles(40);
+        let t = std::time::Instant::now();
+        Minimal::get();
+        eprintln!("sudoku canonical table: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
         let t = std::time::Instant::now();
         for (p, s) in &all {
             std::hint::black_box(canonical_key(p, s));
