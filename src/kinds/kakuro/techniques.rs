@@ -139,11 +139,24 @@ pub struct Position<'a> {
     pub unsound: u32,
     /// Per run: placed digits (mask), their sum, empty cells; kept by `place`.
     run_placed: Vec<(u16, i32, usize)>,
+    /// Per run: union and intersection of its combinations that hold its placed digits
+    /// (`combos_of`), kept by `place` (level-2 scans read every run's on every try).
+    run_combos: Vec<(u16, u16)>,
     /// Area-sum bands, built on the first level-4 try (most puzzles never get there).
     bands: std::cell::OnceCell<Vec<Band>>,
     /// Bumped whenever a cell of the run changes; `keep_memo` is valid while it matches.
     run_version: Vec<u32>,
     keep_memo: std::cell::RefCell<Vec<(u32, [u16; 9])>>,
+}
+
+/// Union and intersection of the combinations in `combos` that hold every digit of `placed`.
+fn union_must(combos: &[u16], placed: u16) -> (u16, u16) {
+    let (mut union, mut must) = (0u16, ALL);
+    for &c in combos.iter().filter(|&&c| c & placed == placed) {
+        union |= c;
+        must &= c;
+    }
+    (union, must)
 }
 
 fn bands(lay: &Layout) -> Vec<Band> {
@@ -203,6 +216,7 @@ impl<'a> Position<'a> {
             solution: lay.from_grid(solution),
             unsound: 0,
             run_placed: lay.runs.iter().map(|r| (0, 0, r.cells.len())).collect(),
+            run_combos: lay.runs.iter().map(|r| union_must(r.combos, 0)).collect(),
             bands: std::cell::OnceCell::new(),
             run_version: vec![0; lay.runs.len()],
             keep_memo: std::cell::RefCell::new(vec![(u32::MAX, [0; 9]); lay.runs.len()]),
@@ -229,6 +243,7 @@ impl<'a> Position<'a> {
         for r in self.lay.cell_runs[c] {
             let p = &mut self.run_placed[r as usize];
             *p = (p.0 | 1 << d, p.1 + d as i32, p.2 - 1);
+            self.run_combos[r as usize] = union_must(self.lay.runs[r as usize].combos, p.0);
         }
         for r in self.lay.cell_runs[c] {
             for &p in &self.lay.runs[r as usize].cells {
@@ -260,13 +275,7 @@ impl<'a> Position<'a> {
 
     /// Union and intersection of the run's combinations that hold its placed digits.
     fn combos_of(&self, r: usize) -> (u16, u16) {
-        let (placed, _, _) = self.run_state(r);
-        let (mut union, mut must) = (0u16, ALL);
-        for &c in self.lay.runs[r].combos.iter().filter(|&&c| c & placed == placed) {
-            union |= c;
-            must &= c;
-        }
-        (union, must)
+        self.run_combos[r]
     }
 
     fn removal(&self, pairs: Vec<(usize, u16)>, from: impl FnOnce() -> Vec<usize>) -> Option<Step> {
@@ -332,10 +341,9 @@ impl<'a> Position<'a> {
     }
 
     fn run_intersection(&self, t: &mut Tally<Step>) {
-        let unions: Vec<u16> = (0..self.lay.runs.len()).map(|r| self.combos_of(r).0).collect();
         for c in self.empty_cells() {
             let [a, d] = self.lay.cell_runs[c];
-            let keep = unions[a as usize] & unions[d as usize];
+            let keep = self.run_combos[a as usize].0 & self.run_combos[d as usize].0;
             t.record((self.cand[c] & !keep != 0).then(|| {
                 let mut from = self.run_cells(a as usize);
                 from.extend(self.run_cells(d as usize));
