@@ -1,9 +1,10 @@
 //! Sudoku benches: the uniqueness counter (ours vs the `sudoku` crate's
-//! `solutions_count_up_to(2)` on the same puzzles), generation, rating, and the whole graded
-//! pipeline per candidate. Reference puzzles come from ../shared/data (or $PUZZLE_FACTORY_DATA).
+//! `solutions_count_up_to(2)` on the same puzzles), generation, rating, the canonical key, and
+//! the whole graded pipeline per candidate. Reference puzzles come from ../shared/data (or $PUZZLE_FACTORY_DATA).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use puzzle_factory::grade::Thresholds;
+use puzzle_factory::kinds::sudoku::canonical::canonical_key;
 use puzzle_factory::kinds::sudoku::generate::{generate, Symmetry};
 use puzzle_factory::kinds::sudoku::solve::count_only;
 use puzzle_factory::kinds::sudoku::{Sudoku, SudokuParams};
@@ -59,6 +60,13 @@ fn pipeline(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % sample.len();
             Sudoku::rate(&sample[i].0, &sample[i].1, None).rating.steps
+        })
+    });
+    let mut j = 0;
+    group.bench_function("canonical_key", |b| {
+        b.iter(|| {
+            j = (j + 1) % sample.len();
+            canonical_key(black_box(&sample[j].0), &sample[j].1)
         })
     });
     let ctx = Context::<Sudoku>::new(1, SudokuParams::default(), Thresholds::new(78.69, 231.93, 364.19).unwrap());
