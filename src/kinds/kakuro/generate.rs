@@ -41,12 +41,6 @@ const PART_SEARCH_NODES_PER_CELL: u64 = 8;
 /// Node budget of one window check (an undecided window is left to the whole-board check).
 const WINDOW_NODES: u64 = 200;
 
-/// Repairs weighed per second solution on boards with windows: each differing cell's best
-/// digit, in random order, up to this many; the first that leaves the 7×7 square around its
-/// cell without a second solution is taken. Measured on 60 20×20 candidates (seed 1): 14,479 repairs and 17 candidates over the
-/// repair limit with one try, 9,785 and 9 with three, no better with six.
-const REPAIR_TRIES: usize = 3;
-
 /// Fill attempts on one layout.
 const FILL_RESTARTS: u32 = 50;
 
@@ -405,15 +399,22 @@ pub fn to_puzzle(lay: &Layout) -> Kakuro {
 /// digit. Cells are drawn at random among those where the two solutions differ (a greedy choice
 /// over all of them was measured to cycle: 4× more rejections); a cell's new digit is one whose
 /// two new sums leave the fewest combinations (ties at random) among those that make no
-/// rectangle swappable. Of up to `tries` such changes the first that leaves no second
-/// solution near its cell is taken, else the first; any free digit when every choice makes a
-/// rectangle swappable (large boards get there). The second solution no longer fits either sum.
+/// rectangle swappable; the first cell that has one is changed, or, when every choice makes a
+/// rectangle swappable (large boards get there), the first free digit found. The second
+/// solution no longer fits either sum.
+///
+/// Weighing up to three such changes, each by a window check of the 7×7 square around its
+/// cell, was measured better while second solutions the windows missed were found again only
+/// by whole-board checks (60 20×20 candidates: 9,785 repairs against 14,479 with one). Since
+/// those become windows (`EXTRA_WINDOWS`) the single change is faster: accepted/s per core,
+/// seeds 1-6, 30×30 (60 candidates) median 3.4 → 5.1, 20×20 (200 candidates, seeds 1-6)
+/// 34.3 → 41.6, 15×15 (200 candidates, seeds 1-3) 137-152 → 160-161; more repairs each
+/// (24,350 against 17,484 over 200 20×20 candidates), and the grades keep their spread.
 fn repair(
     lay: &mut Layout,
     sq: &Rects,
     digits: &mut [u8],
     other: &[u8],
-    tries: usize,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<usize> {
     let mut used: Vec<u16> =
@@ -421,7 +422,7 @@ fn repair(
     let mut diff: Vec<usize> = (0..digits.len()).filter(|&w| digits[w] != other[w]).collect();
     diff.shuffle(rng);
     let mut fallback = None;
-    let mut options: Vec<(usize, u8)> = Vec::new();
+    let mut chosen = None;
     for w in diff {
         let [a, d] = lay.cell_runs[w].map(|r| r as usize);
         let old = digits[w];
@@ -453,10 +454,8 @@ fn repair(
             }
         }
         if let Some(&x) = best.choose(rng) {
-            options.push((w, x));
-            if options.len() == tries {
-                break;
-            }
+            chosen = Some((w, x));
+            break;
         }
     }
     let apply = |lay: &mut Layout, digits: &mut [u8], w: usize, x: u8| {
@@ -464,20 +463,6 @@ fn repair(
         let [a, d] = lay.cell_runs[w];
         set_sums(lay, digits, [a as usize, d as usize].into_iter());
     };
-    let mut chosen = options.first().copied();
-    if options.len() > 1 {
-        for &(w, x) in &options {
-            let old = digits[w];
-            apply(lay, digits, w, x);
-            let hood = around(lay, w, 3);
-            let clean = matches!(other_solution_within(lay, digits, &hood, WINDOW_NODES), Other::Unique);
-            apply(lay, digits, w, old);
-            if clean {
-                chosen = Some((w, x));
-                break;
-            }
-        }
-    }
     let (w, x) = chosen.or(fallback)?;
     apply(lay, digits, w, x);
     Some(w)
@@ -491,13 +476,6 @@ fn whites_in(lay: &Layout, rows: std::ops::Range<usize>, cols: std::ops::Range<u
         .map(|g| lay.white_of[g])
         .filter(|&x| x != u32::MAX)
         .collect()
-}
-
-/// The white cells within `reach` rows and columns of white cell `w`.
-fn around(lay: &Layout, w: usize, reach: usize) -> Vec<u32> {
-    let g = lay.whites[w] as usize;
-    let (r, c) = (g / lay.cols, g % lay.cols);
-    whites_in(lay, r.saturating_sub(reach)..r + reach + 1, c.saturating_sub(reach)..c + reach + 1)
 }
 
 /// Side of the square windows the generator checks before the whole board, and their step: a
@@ -592,8 +570,6 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let mut dirty = vec![true; win.cells.len()];
     let mut extra = 0;
     let limit = p.repair_limit(lay.whites.len());
-    // Boards within one window keep the single try: measured 14% slower with three at 8×10.
-    let tries = if win.cells.is_empty() { 1 } else { REPAIR_TRIES };
     loop {
         // Windows first: a second solution confined to one is found at the window's cost.
         let other = match dirty.iter().position(|&d| d) {
@@ -628,7 +604,7 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
         if repairs >= limit {
             return Err(Reject::NotUnique);
         }
-        let w = repair(&mut lay, &sq, &mut digits, &other, tries, rng).ok_or(Reject::NotUnique)?;
+        let w = repair(&mut lay, &sq, &mut digits, &other, rng).ok_or(Reject::NotUnique)?;
         repairs += 1;
         for r in lay.cell_runs[w] {
             for &i in &win.of_run[r as usize] {
