@@ -36,5 +36,5 @@ for n in 3 4 5 6 7 8 9 10 11; do row kenken "$n" 300 --size "$n"; done
 row kenken 12 100 --size 12
 row kakuro 8x10 500
 row kakuro 15x15 200 --rows 15 --cols 15
-row kakuro 20x20 60 --rows 20 --cols 20
-row kakuro 30x30 10 --rows 30 --cols 30
+row kakuro 20x20 200 --rows 20 --cols 20
+row kakuro 30x30 60 --rows 30 --cols 30
