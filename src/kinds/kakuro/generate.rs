@@ -486,10 +486,12 @@ const WINDOW: usize = 10;
 const WINDOW_STEP: usize = WINDOW / 2;
 
 /// Overlapping square windows over the board's interior (white cells of each), for boards
-/// larger than one window, and the windows through each run.
+/// larger than one window, the windows through each run, and which are to be checked again.
 struct Windows {
     cells: Vec<Vec<u32>>,
     of_run: Vec<Vec<usize>>,
+    /// Windows to check again (every window starts so; a repair marks those its runs cross).
+    dirty: Vec<bool>,
 }
 
 impl Windows {
@@ -513,14 +515,14 @@ impl Windows {
                 }
             }
         }
-        let mut w = Windows { cells: Vec::new(), of_run: vec![Vec::new(); lay.runs.len()] };
+        let mut w = Windows { cells: Vec::new(), of_run: vec![Vec::new(); lay.runs.len()], dirty: Vec::new() };
         for win in cells {
             w.add(lay, win);
         }
         w
     }
 
-    /// One more window: `cells`, and the runs through them.
+    /// One more window: `cells`, and the runs through them; it is to be checked.
     fn add(&mut self, lay: &Layout, cells: Vec<u32>) {
         let i = self.cells.len();
         for &c in &cells {
@@ -531,6 +533,7 @@ impl Windows {
             }
         }
         self.cells.push(cells);
+        self.dirty.push(true);
     }
 }
 
@@ -567,16 +570,15 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let budget = FULL_SEARCH_NODES_PER_CELL * lay.whites.len() as u64;
     // The fill always solves its own sums, so unique means: no other solution.
     let mut win = Windows::new(&lay);
-    let mut dirty = vec![true; win.cells.len()];
     let mut extra = 0;
     let limit = p.repair_limit(lay.whites.len());
     loop {
         // Windows first: a second solution confined to one is found at the window's cost.
-        let other = match dirty.iter().position(|&d| d) {
+        let other = match win.dirty.iter().position(|&d| d) {
             Some(i) => match other_solution_within(&lay, &digits, &win.cells[i], WINDOW_NODES) {
                 Other::Found(other) => other,
                 Other::Unique | Other::Undecided => {
-                    dirty[i] = false;
+                    win.dirty[i] = false;
                     continue;
                 }
             },
@@ -594,7 +596,6 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
                     // A second solution the windows missed: watch its area as one more window.
                     if extra < EXTRA_WINDOWS {
                         win.add(&lay, diff_window(&lay, &digits, &other));
-                        dirty.push(true);
                         extra += 1;
                     }
                     other
@@ -608,7 +609,7 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
         repairs += 1;
         for r in lay.cell_runs[w] {
             for &i in &win.of_run[r as usize] {
-                dirty[i] = true;
+                win.dirty[i] = true;
             }
         }
     }
