@@ -343,7 +343,7 @@ impl<'a> Position<'a> {
     fn run_intersection(&self, t: &mut Tally<Step>) {
         for c in self.empty_cells() {
             let [a, d] = self.lay.cell_runs[c];
-            let keep = self.run_combos[a as usize].0 & self.run_combos[d as usize].0;
+            let keep = self.combos_of(a as usize).0 & self.combos_of(d as usize).0;
             t.record((self.cand[c] & !keep != 0).then(|| {
                 let mut from = self.run_cells(a as usize);
                 from.extend(self.run_cells(d as usize));

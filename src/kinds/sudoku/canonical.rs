@@ -513,7 +513,7 @@ mod tests {
         // Permutations of 9 columns none of which stays in its stack.
         assert_eq!(t.entries.len(), 12_096);
         assert!(t.entries.iter().all(|&(row1, _, n)| n >= 1 && row1 >> 32 == 4));
-        assert!(t.slots.iter().filter(|s| s.0 != EMPTY_SLOT).count() == 12_096);
+        assert_eq!(t.slots.iter().filter(|s| s.0 != EMPTY_SLOT).count(), 12_096);
     }
 
     #[test]
