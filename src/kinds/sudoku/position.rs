@@ -32,6 +32,11 @@ pub struct Position {
     open_pairs: u32,
     hidden: u32,
     single_cells: Cells,
+    /// Bumped whenever a candidate leaves a cell of the house: what the subset techniques'
+    /// per-house results are keyed by.
+    pub(super) house_gen: [u32; 27],
+    /// Those results (`techniques::SubsetCache`), made at the first subset scan.
+    pub(super) subsets: Option<Box<super::techniques::SubsetCache>>,
 }
 
 /// One move of the rater: place a digit, or remove some digits from some cells; `from` is the
@@ -67,6 +72,8 @@ impl Position {
             open_pairs: 0,
             hidden: 0,
             single_cells: Cells::EMPTY,
+            house_gen: [0; 27],
+            subsets: None,
         };
         for cell in (0..81).filter(|&c| puzzle[c] == 0) {
             let hs = houses_of(cell);
@@ -106,6 +113,7 @@ impl Position {
             _ => {}
         }
         for h in houses_of(c) {
+            self.house_gen[h] = self.house_gen[h].wrapping_add(1);
             let n = &mut self.places[h][d as usize];
             *n -= 1;
             match *n {
@@ -230,6 +238,8 @@ mod tests {
                 open_pairs: 27 * 9,
                 hidden: 0,
                 single_cells: Cells::EMPTY,
+                house_gen: [0; 27],
+                subsets: None,
             };
             b.digit_cells[0] = Cells::EMPTY;
             for h in b.places.iter_mut() {
