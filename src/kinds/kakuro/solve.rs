@@ -173,6 +173,19 @@ impl<'a> Propagator<'a> {
         }
     }
 
+    /// A propagator with no full check pending (for a state known consistent).
+    pub fn clean(lay: &'a Layout) -> Propagator<'a> {
+        Propagator {
+            lay,
+            queue: Vec::with_capacity(lay.runs.len()),
+            queued: vec![false; lay.runs.len()],
+            full_dirty: vec![false; lay.runs.len()],
+            dirty: Vec::with_capacity(lay.runs.len()),
+            spare: Vec::with_capacity(lay.runs.len()),
+            full: false,
+        }
+    }
+
     fn mark(&mut self, r: usize) {
         if !std::mem::replace(&mut self.full_dirty[r], true) {
             self.dirty.push(r as u32);
@@ -599,19 +612,11 @@ pub fn other_solution(lay: &Layout, known: &[u8], full_budget: u64) -> Other {
 /// window costs, not what the board costs (the generator sweeps large boards with these before
 /// each whole-board check). `Undecided` when `budget` nodes did not settle it.
 pub fn other_solution_within(lay: &Layout, known: &[u8], window: &[u32], budget: u64) -> Other {
-    let mut st = State {
-        cand: known.iter().map(|&d| 1u16 << d).collect(),
-        live: lay
-            .runs
-            .iter()
-            .map(|r| {
-                let digits = r.cells.iter().fold(0u16, |m, &w| m | 1 << known[w as usize]);
-                r.combos.iter().position(|&c| c == digits).map_or(0, |i| 1 << i)
-            })
-            .collect(),
-    };
-    let mut prop = Propagator::new(lay);
-    prop.clear_dirty();
+    // Only the runs through the window are ever revised or branched on (the cells outside
+    // keep one digit each, so nothing propagates past them), and theirs are set below: the
+    // other runs' combinations are never read and stay 0.
+    let mut st = State { cand: known.iter().map(|&d| 1u16 << d).collect(), live: vec![0; lay.runs.len()] };
+    let mut prop = Propagator::clean(lay);
     for &w in window {
         st.cand[w as usize] = ALL;
         for r in lay.cell_runs[w as usize] {
