@@ -500,6 +500,8 @@ const WINDOW_STEP: usize = WINDOW / 2;
 struct Windows {
     cells: Vec<Vec<u32>>,
     of_run: Vec<Vec<usize>>,
+    /// The windows holding each white cell, in window order.
+    of_cell: Vec<Vec<usize>>,
     /// Windows to check again (every window starts so; a repair marks those its runs cross).
     dirty: Vec<bool>,
 }
@@ -525,7 +527,12 @@ impl Windows {
                 }
             }
         }
-        let mut w = Windows { cells: Vec::new(), of_run: vec![Vec::new(); lay.runs.len()], dirty: Vec::new() };
+        let mut w = Windows {
+            cells: Vec::new(),
+            of_run: vec![Vec::new(); lay.runs.len()],
+            of_cell: vec![Vec::new(); lay.whites.len()],
+            dirty: Vec::new(),
+        };
         for win in cells {
             w.add(lay, win);
         }
@@ -536,6 +543,7 @@ impl Windows {
     fn add(&mut self, lay: &Layout, cells: Vec<u32>) {
         let i = self.cells.len();
         for &c in &cells {
+            self.of_cell[c as usize].push(i);
             for r in lay.cell_runs[c as usize] {
                 if self.of_run[r as usize].last() != Some(&i) {
                     self.of_run[r as usize].push(i);
@@ -582,10 +590,17 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let mut win = Windows::new(&lay);
     let mut extra = 0;
     let mut repaired = vec![false; lay.whites.len()];
+    let mut last: Option<usize> = None;
     let limit = p.repair_limit(lay.whites.len());
     loop {
-        // Windows first: a second solution confined to one is found at the window's cost.
-        let other = match win.dirty.iter().position(|&d| d) {
+        // Windows first: a second solution confined to one is found at the window's cost. The
+        // next is one holding the cell the last repair changed, if one is to be checked, else
+        // the first: a repair's new second solution is likeliest around the changed cell, and
+        // in board order it was found after checks of windows that the next repair marked
+        // again, wasted. 20×20, 4 seeds of 300 candidates: accepted/s per core 41.3 → 49.1
+        // (mean), accepted 850 → 879; the window whose centre is nearest the cell: 49.7.
+        let next = last.and_then(|w| win.of_cell[w].iter().copied().find(|&i| win.dirty[i]));
+        let other = match next.or_else(|| win.dirty.iter().position(|&d| d)) {
             Some(i) => match other_solution_within(&lay, &digits, &win.cells[i], WINDOW_NODES) {
                 Other::Found(other) => other,
                 Other::Unique | Other::Undecided => {
@@ -618,6 +633,7 @@ pub fn generate(p: &KakuroParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
         }
         let w = repair(&mut lay, &sq, &mut digits, &other, rng, &repaired).ok_or(Reject::NotUnique)?;
         repaired[w] = true;
+        last = Some(w);
         repairs += 1;
         for r in lay.cell_runs[w] {
             for &i in &win.of_run[r as usize] {
