@@ -8,16 +8,30 @@ use super::Tally;
 /// Forcing chains. Situation: each open two-candidate cell. Success: one of its digits fails
 /// when assumed (the step removes it), or both propagate and remove a common candidate of
 /// another open cell (the step removes that). `remove(pivot, cell, digits)` builds the step.
+///
+/// `solution` is the puzzle's solution (digit per cell). Propagation is sound, so in a position
+/// that still holds the solution, assuming the solution's digit never fails: the other digit is
+/// assumed first, and when it fails the solution's digit is not assumed at all (the same
+/// answer, one propagation instead of two; Kakuro 20×20 forcing chains 85 → 75 µs per scan).
 pub fn forcing_chains<S>(
     cand: &[u16],
     placed: &[bool],
+    solution: &[u8],
     mut assume: impl FnMut(usize, u8) -> Option<Vec<u16>>,
     remove: impl Fn(usize, usize, u16) -> S,
     t: &mut Tally<S>,
 ) {
     for c in (0..cand.len()).filter(|&c| !placed[c] && cand[c].count_ones() == 2) {
         let (a, b) = (cand[c].trailing_zeros() as u8, 15 - cand[c].leading_zeros() as u8);
-        let found = match (assume(c, a), assume(c, b)) {
+        let (first, second) = if solution[c] == a { (b, a) } else { (a, b) };
+        let y = assume(c, first);
+        if y.is_none() && second == solution[c] {
+            t.record(Some(remove(c, c, 1 << first)));
+            continue;
+        }
+        let x = assume(c, second);
+        let (xa, xb) = if first == a { (y, x) } else { (x, y) };
+        let found = match (xa, xb) {
             (None, None) => None,
             (None, Some(_)) => Some(remove(c, c, 1 << a)),
             (Some(_), None) => Some(remove(c, c, 1 << b)),
@@ -102,8 +116,18 @@ mod tests {
             steps.borrow_mut().push((pivot, c, m));
             (c, m)
         };
+        // The solution's digits: cells 0 and 4 are refuted by their other digit, so theirs are
+        // never assumed; cell 5 holds no solution digit (an unsound position): both are asked.
+        let solution = [2, 0, 1, 2, 1, 0, 1];
+        let asked = RefCell::new(Vec::new());
+        let mut answer = oracle(&table);
+        let logged = |c: usize, d: u8| {
+            asked.borrow_mut().push((c, d));
+            answer(c, d)
+        };
         let mut t = Tally::default();
-        forcing_chains(&cand, &placed, oracle(&table), remove, &mut t);
+        forcing_chains(&cand, &placed, &solution, logged, remove, &mut t);
+        assert_eq!(*asked.borrow(), [(0, 1), (3, 3), (3, 2), (4, 5), (5, 6), (5, 7)]);
         // Situations: the open two-candidate cells 0, 3, 4, 5; cell 5 fails both ways (no step).
         assert_eq!((t.situations, t.successes, t.first), (4, 3, Some((0, 0b10))));
         assert_eq!(*steps.borrow(), [(0, 0, 0b10), (3, 2, 0b1000), (4, 4, 0b10_0000)]);

@@ -506,7 +506,14 @@ impl<'a> Position<'a> {
         let Some(base) = self.base() else { return };
         let mut prop = Propagator::new(self.lay);
         let remove = |pivot: usize, c: usize, digits: u16| Step::Remove(vec![(c, digits)], vec![pivot]);
-        assume::forcing_chains(&self.cand, &self.placed, |c, d| self.assume(&base, &mut prop, c, d), remove, t);
+        assume::forcing_chains(
+            &self.cand,
+            &self.placed,
+            &self.solution,
+            |c, d| self.assume(&base, &mut prop, c, d),
+            remove,
+            t,
+        );
     }
 
     fn trial(&self, t: &mut Tally<Step>) {

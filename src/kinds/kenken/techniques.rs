@@ -531,7 +531,7 @@ impl<'a> Position<'a> {
 
     fn forcing_chain(&self, t: &mut Tally<Step>) {
         let remove = |pivot: usize, c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![pivot] };
-        assume::forcing_chains(&self.cand, &self.placed, |c, d| self.assume(c, d), remove, t);
+        assume::forcing_chains(&self.cand, &self.placed, &self.solution, |c, d| self.assume(c, d), remove, t);
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
