@@ -161,16 +161,12 @@ pub struct Propagator<'a> {
 }
 
 impl<'a> Propagator<'a> {
+    /// A propagator with every run's full check pending.
     pub fn new(lay: &'a Layout) -> Propagator<'a> {
-        Propagator {
-            lay,
-            queue: Vec::with_capacity(lay.runs.len()),
-            queued: vec![false; lay.runs.len()],
-            full_dirty: vec![true; lay.runs.len()],
-            dirty: (0..lay.runs.len() as u32).collect(),
-            spare: Vec::with_capacity(lay.runs.len()),
-            full: false,
-        }
+        let mut p = Propagator::clean(lay);
+        p.full_dirty.fill(true);
+        p.dirty.extend(0..lay.runs.len() as u32);
+        p
     }
 
     /// A propagator with no full check pending (for a state known consistent).
