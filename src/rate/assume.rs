@@ -23,15 +23,16 @@ pub fn forcing_chains<S>(
 ) {
     for c in (0..cand.len()).filter(|&c| !placed[c] && cand[c].count_ones() == 2) {
         let (a, b) = (cand[c].trailing_zeros() as u8, 15 - cand[c].leading_zeros() as u8);
+        // Digits in the order they are assumed: the one that is not the solution's first.
         let (first, second) = if solution[c] == a { (b, a) } else { (a, b) };
-        let y = assume(c, first);
-        if y.is_none() && second == solution[c] {
+        let after_first = assume(c, first);
+        if after_first.is_none() && second == solution[c] {
             t.record(Some(remove(c, c, 1 << first)));
             continue;
         }
-        let x = assume(c, second);
-        let (xa, xb) = if first == a { (y, x) } else { (x, y) };
-        let found = match (xa, xb) {
+        let after_second = assume(c, second);
+        let (after_a, after_b) = if first == a { (after_first, after_second) } else { (after_second, after_first) };
+        let found = match (after_a, after_b) {
             (None, None) => None,
             (None, Some(_)) => Some(remove(c, c, 1 << a)),
             (Some(_), None) => Some(remove(c, c, 1 << b)),

@@ -398,9 +398,8 @@ pub fn to_puzzle(lay: &Layout) -> Kakuro {
 /// Change one differing cell's digit and return the cell; None when no cell can take another
 /// digit. Cells are drawn at random among those where the two solutions differ, cells no repair
 /// has changed yet first (a greedy choice over all of them was measured to cycle: 4× more
-/// rejections); a cell's new digit is one whose
-/// two new sums leave the fewest combinations (ties at random) among those that make no
-/// rectangle swappable; the first cell that has one is changed, or, when every choice makes a
+/// rejections); a cell's new digit is one whose two new sums leave the fewest combinations
+/// (ties at random) among those that make no rectangle swappable; the first cell that has one is changed, or, when every choice makes a
 /// rectangle swappable (large boards get there), the first free digit found. The second
 /// solution no longer fits either sum.
 ///

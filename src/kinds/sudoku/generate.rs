@@ -200,7 +200,7 @@ fn known_unavoidable(g: &Grid) -> Vec<u128> {
     for transpose in [false, true] {
         let at = |a: usize, b: usize| if transpose { b * 9 + a } else { a * 9 + b };
         for (l1, l2) in [(0, 1), (0, 2), (1, 2), (3, 4), (3, 5), (4, 5), (6, 7), (6, 8), (7, 8)] {
-            // where[d]: position of digit d along line l1.
+            // pos[d]: position of digit d along line l1.
             let mut pos = [0usize; 10];
             for k in 0..9 {
                 pos[g[at(l1, k)] as usize] = k;
