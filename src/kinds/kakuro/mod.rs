@@ -10,6 +10,7 @@ pub mod notation;
 pub mod solve;
 pub mod steer;
 pub mod techniques;
+mod windows;
 
 use super::{Generated, Kind, KindId, Rated, Reject, Solved};
 use crate::common::cage::sum_combos;
