@@ -253,7 +253,7 @@ fn run_stages<K: Kind>(
     *repairs = generated.repairs;
     let puzzle = generated.puzzle;
 
-    // The generator's own complete count already proved it (KenKen, Kakuro): not again.
+    // The generator's own complete search already proved it (KenKen, Kakuro, Sudoku): not again.
     let solution = if generated.proven_unique {
         generated.solution
     } else {

@@ -151,14 +151,18 @@ struct Remover {
 ///
 /// Sets of all 18 cells of two digits or rows are left out: a puzzle almost never empties one.
 fn known_unavoidable(g: &Grid) -> Vec<u128> {
-    let mut sets = Vec::new();
-    // col_of[d][r]: column of digit d in row r; row_of[d][c]: its row in column c.
-    let (mut col_of, mut row_of) = ([[0usize; 9]; 9], [[0usize; 9]; 9]);
+    let mut sets = Vec::with_capacity(64);
+    // cell_of[d][r]: the cell of digit d in row r, as a bit; row_of[d][c]: its row in column c;
+    // box_row[d][b]: its row in box b.
+    let (mut cell_of, mut row_of, mut box_row) = ([[0u128; 9]; 9], [[0u8; 9]; 9], [[0u8; 9]; 9]);
+    let mut stack_of = [[0u8; 9]; 9];
     for r in 0..9 {
         for c in 0..9 {
             let d = g[r * 9 + c] as usize - 1;
-            col_of[d][r] = c;
-            row_of[d][c] = r;
+            cell_of[d][r] = 1u128 << (r * 9 + c);
+            row_of[d][c] = r as u8;
+            box_row[d][r / 3 * 3 + c / 3] = r as u8;
+            stack_of[d][r] = (c / 3) as u8;
         }
     }
     for a in 0..9 {
@@ -166,32 +170,30 @@ fn known_unavoidable(g: &Grid) -> Vec<u128> {
             // Nodes are rows (each holds one a-cell and one b-cell); an edge per column and box.
             let mut adj = [0u16; 9];
             for c in 0..9 {
-                let (ra, rb) = (row_of[a][c], row_of[b][c]);
+                let (ra, rb) = (row_of[a][c] as usize, row_of[b][c] as usize);
                 adj[ra] |= 1 << rb;
                 adj[rb] |= 1 << ra;
             }
             for r in 0..9 {
-                let stack = col_of[a][r] / 3;
-                let band = r / 3 * 3;
-                let rb = (band..band + 3).find(|&x| col_of[b][x] / 3 == stack).expect("b in every box");
+                let rb = box_row[b][r / 3 * 3 + stack_of[a][r] as usize] as usize;
                 adj[r] |= 1 << rb;
                 adj[rb] |= 1 << r;
             }
             let mut left = 0x1ffu16;
             while left != 0 {
-                let mut comp = left & left.wrapping_neg();
-                loop {
-                    let grown = (0..9).filter(|&r| comp >> r & 1 == 1).fold(comp, |m, r| m | adj[r]);
-                    if grown == comp {
-                        break;
-                    }
-                    comp = grown;
+                // Flood from the lowest row left: `todo` holds rows reached but not expanded.
+                let (mut comp, mut todo) = (left & left.wrapping_neg(), left & left.wrapping_neg());
+                let mut cells = 0u128;
+                while todo != 0 {
+                    let r = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    cells |= cell_of[a][r] | cell_of[b][r];
+                    let new = adj[r] & !comp;
+                    comp |= new;
+                    todo |= new;
                 }
                 left &= !comp;
                 if comp != 0x1ff {
-                    let cells = (0..9)
-                        .filter(|&r| comp >> r & 1 == 1)
-                        .fold(0u128, |m, r| m | 1u128 << (r * 9 + col_of[a][r]) | 1u128 << (r * 9 + col_of[b][r]));
                     sets.push(cells);
                 }
             }
