@@ -127,9 +127,11 @@ fn shuffle_grid(g: &Grid, rng: &mut Xoshiro256PlusPlus) -> Grid {
 ///   by one (fewer clues never make a puzzle "more unique"), else the group is split in halves;
 /// * **unavoidable sets**: every second solution found differs from the first on a set of cells
 ///   that must keep at least one clue, so a later removal that would empty such a set is
-///   refused without a search. The grid's small unavoidable sets are known before any search
-///   ([`known_unavoidable`]): they turn 3.1 of the 8.3 failing searches per rotate180
-///   candidate into refusals (20,000 candidates: 36 -> 31.5 µs each).
+///   refused without a search (only a group's second solution: see `try_remove`). The grid's
+///   small unavoidable sets are known before any search ([`known_unavoidable`]): they turn
+///   3.1 of the 8.3 failing searches per rotate180 candidate into refusals (20,000
+///   candidates: 36 -> 31.5 µs each). Of 10.8 refusals per candidate, 6.7 come from sets of
+///   4 cells and 3.0 from sets of 6.
 struct Remover {
     solution: Grid,
     puzzle: Grid,
@@ -152,81 +154,96 @@ struct Remover {
 /// Sets of all 18 cells of two digits or rows are left out: a puzzle almost never empties one.
 fn known_unavoidable(g: &Grid) -> Vec<u128> {
     let mut sets = Vec::with_capacity(64);
-    // cell_of[d][r]: the cell of digit d in row r, as a bit; row_of[d][c]: its row in column c;
-    // box_row[d][b]: its row in box b.
-    let (mut cell_of, mut row_of, mut box_row) = ([[0u128; 9]; 9], [[0u8; 9]; 9], [[0u8; 9]; 9]);
-    let mut stack_of = [[0u8; 9]; 9];
+    // For digit d: col_of[d][r], its column in row r; box_of[d][r], its box in row r;
+    // row_bit[d][c], its row in column c as a bit; box_row_bit[d][b], its row in box b as a bit.
+    let (mut col_of, mut box_of) = ([[0u8; 9]; 9], [[0u8; 9]; 9]);
+    let (mut row_bit, mut box_row_bit) = ([[0u16; 9]; 9], [[0u16; 9]; 9]);
     for r in 0..9 {
         for c in 0..9 {
-            let d = g[r * 9 + c] as usize - 1;
-            cell_of[d][r] = 1u128 << (r * 9 + c);
-            row_of[d][c] = r as u8;
-            box_row[d][r / 3 * 3 + c / 3] = r as u8;
-            stack_of[d][r] = (c / 3) as u8;
+            let d = usize::from(g[r * 9 + c] - 1);
+            let b = r / 3 * 3 + c / 3;
+            (col_of[d][r], box_of[d][r]) = (c as u8, b as u8);
+            (row_bit[d][c], box_row_bit[d][b]) = (1 << r, 1 << r);
         }
     }
     for a in 0..9 {
         for b in a + 1..9 {
             // Nodes are rows (each holds one a-cell and one b-cell); an edge per column and box.
-            let mut adj = [0u16; 9];
-            for c in 0..9 {
-                let (ra, rb) = (row_of[a][c] as usize, row_of[b][c] as usize);
-                adj[ra] |= 1 << rb;
-                adj[rb] |= 1 << ra;
-            }
-            for r in 0..9 {
-                let rb = box_row[b][r / 3 * 3 + stack_of[a][r] as usize] as usize;
-                adj[r] |= 1 << rb;
-                adj[rb] |= 1 << r;
-            }
+            // Row r's neighbours: the rows holding b in the column and box of its a, and a in
+            // those of its b (each written once: no read-modify-write through the array).
+            let adj: [u16; 9] = std::array::from_fn(|r| {
+                let (ca, cb) = (usize::from(col_of[a][r]), usize::from(col_of[b][r]));
+                let (ba, bb) = (usize::from(box_of[a][r]), usize::from(box_of[b][r]));
+                row_bit[b][ca] | row_bit[a][cb] | box_row_bit[b][ba] | box_row_bit[a][bb]
+            });
             let mut left = 0x1ffu16;
             while left != 0 {
                 // Flood from the lowest row left: `todo` holds rows reached but not expanded.
                 let (mut comp, mut todo) = (left & left.wrapping_neg(), left & left.wrapping_neg());
-                let mut cells = 0u128;
                 while todo != 0 {
                     let r = todo.trailing_zeros() as usize;
                     todo &= todo - 1;
-                    cells |= cell_of[a][r] | cell_of[b][r];
                     let new = adj[r] & !comp;
                     comp |= new;
                     todo |= new;
                 }
                 left &= !comp;
                 if comp != 0x1ff {
+                    let (mut rows, mut cells) = (comp, 0u128);
+                    while rows != 0 {
+                        let r = rows.trailing_zeros() as usize;
+                        rows &= rows - 1;
+                        cells |=
+                            CELL_BIT[r * 9 + usize::from(col_of[a][r])] | CELL_BIT[r * 9 + usize::from(col_of[b][r])];
+                    }
                     sets.push(cells);
                 }
             }
         }
     }
-    for transpose in [false, true] {
-        let at = |a: usize, b: usize| if transpose { b * 9 + a } else { a * 9 + b };
-        for (l1, l2) in [(0, 1), (0, 2), (1, 2), (3, 4), (3, 5), (4, 5), (6, 7), (6, 8), (7, 8)] {
-            // pos[d]: position of digit d along line l1.
-            let mut pos = [0usize; 10];
-            for k in 0..9 {
-                pos[g[at(l1, k)] as usize] = k;
-            }
+    // Row pairs of a band: column k goes to the column of row l1 holding row l2's digit at k.
+    // Column pairs of a stack likewise, over rows; a cycle of k columns (rows) is 2k cells.
+    let row_of = |d: usize, c: usize| row_bit[d][c].trailing_zeros() as usize;
+    let spread_rows = |rows: u16| (0..9).filter(|&r| rows >> r & 1 == 1).fold(0u128, |m, r| m | 1 << (r * 9));
+    for (l1, l2) in [(0, 1), (0, 2), (1, 2), (3, 4), (3, 5), (4, 5), (6, 7), (6, 8), (7, 8)] {
+        for transpose in [false, true] {
+            let next = |k: usize| match transpose {
+                false => usize::from(col_of[usize::from(g[l2 * 9 + k] - 1)][l1]),
+                true => row_of(usize::from(g[k * 9 + l2] - 1), l1),
+            };
             let mut seen = 0u16;
             for start in 0..9 {
                 if seen >> start & 1 == 1 {
                     continue;
                 }
-                let (mut k, mut cyc, mut len) = (start, 0u128, 0);
+                let (mut k, mut cyc) = (start, 0u16);
                 while seen >> k & 1 == 0 {
                     seen |= 1 << k;
-                    cyc |= 1u128 << at(l1, k) | 1u128 << at(l2, k);
-                    len += 1;
-                    k = pos[g[at(l2, k)] as usize];
+                    cyc |= 1 << k;
+                    k = next(k);
                 }
-                if (3..9).contains(&len) {
-                    sets.push(cyc);
+                if (3..9).contains(&cyc.count_ones()) {
+                    sets.push(match transpose {
+                        false => u128::from(cyc) << (l1 * 9) | u128::from(cyc) << (l2 * 9),
+                        true => spread_rows(cyc) << l1 | spread_rows(cyc) << l2,
+                    });
                 }
             }
         }
     }
     sets
 }
+
+/// `1 << cell` for each cell: a look-up, where a variable 128-bit shift is a dozen instructions.
+static CELL_BIT: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
 
 fn mask_of(cells: &[&Vec<u8>]) -> u128 {
     cells.iter().flat_map(|o| o.iter()).fold(0u128, |m, &c| m | 1 << c)
@@ -262,10 +279,12 @@ impl Remover {
             _ => any_other_solution(&self.puzzle, &self.solution),
         };
         if let Some(other) = other {
-            let differs = (0..81).filter(|&i| other[i] != self.solution[i]).fold(0u128, |m, i| m | 1 << i);
-            self.unavoidable.push(differs);
             self.set(group, true);
+            // A lone orbit put back stays a clue for good, so a set holding it could never
+            // refuse a later removal: only a group's second solution is worth keeping.
             if group.len() > 1 {
+                let differs = (0..81).filter(|&i| other[i] != self.solution[i]).fold(0u128, |m, i| m | 1 << i);
+                self.unavoidable.push(differs);
                 let (a, b) = group.split_at(group.len() / 2);
                 self.try_remove(a);
                 self.try_remove(b);
