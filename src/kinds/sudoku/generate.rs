@@ -266,10 +266,13 @@ impl Remover {
     fn try_remove(&mut self, group: &[&Vec<u8>]) {
         let after = self.clues & !mask_of(group);
         if self.unavoidable.iter().any(|&u| u & after == 0) {
-            if group.len() > 1 {
-                let (a, b) = group.split_at(group.len() / 2);
-                self.try_remove(a);
-                self.try_remove(b);
+            match group {
+                [orbit] => self.keep_for_good(orbit),
+                _ => {
+                    let (a, b) = group.split_at(group.len() / 2);
+                    self.try_remove(a);
+                    self.try_remove(b);
+                }
             }
             return;
         }
@@ -280,16 +283,26 @@ impl Remover {
         };
         if let Some(other) = other {
             self.set(group, true);
-            // A lone orbit put back stays a clue for good, so a set holding it could never
-            // refuse a later removal: only a group's second solution is worth keeping.
-            if group.len() > 1 {
-                let differs = (0..81).filter(|&i| other[i] != self.solution[i]).fold(0u128, |m, i| m | 1 << i);
-                self.unavoidable.push(differs);
-                let (a, b) = group.split_at(group.len() / 2);
-                self.try_remove(a);
-                self.try_remove(b);
+            match group {
+                // Its second solution differs on the orbit, which stays a clue: a set that
+                // could never refuse.
+                [orbit] => self.keep_for_good(orbit),
+                _ => {
+                    let differs = (0..81).filter(|&i| other[i] != self.solution[i]).fold(0u128, |m, i| m | 1 << i);
+                    self.unavoidable.push(differs);
+                    let (a, b) = group.split_at(group.len() / 2);
+                    self.try_remove(a);
+                    self.try_remove(b);
+                }
             }
         }
+    }
+
+    /// A lone orbit that could not go is never tried again: every set holding one of its cells
+    /// keeps a clue for good, so it is dropped from the sets checked.
+    fn keep_for_good(&mut self, orbit: &[u8]) {
+        let m = orbit.iter().fold(0u128, |m, &c| m | CELL_BIT[c as usize]);
+        self.unavoidable.retain(|&u| u & m == 0);
     }
 }
 

@@ -37,6 +37,8 @@ pub struct Position {
     pub(super) house_gen: [u32; 27],
     /// Those results (`techniques::SubsetCache`), made at the first subset scan.
     pub(super) subsets: Option<Box<super::techniques::SubsetCache>>,
+    /// Fish results per digit (`techniques::FishCache`), made at the first fish scan.
+    pub(super) fish: Option<Box<super::techniques::FishCache>>,
 }
 
 /// One move of the rater: place a digit, or remove some digits from some cells; `from` is the
@@ -74,6 +76,7 @@ impl Position {
             single_cells: Cells::EMPTY,
             house_gen: [0; 27],
             subsets: None,
+            fish: None,
         };
         for cell in (0..81).filter(|&c| puzzle[c] == 0) {
             let hs = houses_of(cell);
@@ -240,6 +243,7 @@ mod tests {
                 single_cells: Cells::EMPTY,
                 house_gen: [0; 27],
                 subsets: None,
+                fish: None,
             };
             b.digit_cells[0] = Cells::EMPTY;
             for h in b.places.iter_mut() {

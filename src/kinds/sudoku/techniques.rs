@@ -245,39 +245,62 @@ impl Position {
         }
     }
 
-    fn fish(&self, n: usize, t: &mut Tally<Step>) {
+    /// X-wing, swordfish and jellyfish (`n` 2, 3, 4), digit by digit. A digit's result depends
+    /// on its places alone, so it is kept (`FishCache`) with those places and computed again
+    /// only after they changed: between two tries of a level most digits have not moved. Same
+    /// counts and first success as scanning every digit.
+    fn fish(&mut self, n: usize, t: &mut Tally<Step>) {
+        let mut cache = self.fish.take().unwrap_or_else(|| Box::new(FishCache::new()));
         for d in 1..=9u8 {
             let dc = self.digit_cells[d as usize];
-            // The digit's places by row (columns across) and by column (rows across).
-            let mut by = [[0u16; 9]; 2];
-            for c in dc.iter() {
-                by[0][c / 9] |= 1 << (c % 9);
-                by[1][c % 9] |= 1 << (c / 9);
-            }
-            for base_first in [0usize, 9] {
-                let cover_first = 9 - base_first;
-                let lines = by[base_first / 9];
-                let eliminated = |bases: u32, cover: u32| {
-                    let union = |first: usize, m: u32| {
-                        (0..9).filter(|j| m >> j & 1 == 1).fold(Cells::EMPTY, |a, j| a.or(HOUSE_MASK[first + j]))
-                    };
-                    union(cover_first, cover).minus(union(base_first, bases)).and(dc)
+            let e = &mut cache.0[n - 2][d as usize - 1];
+            if e.places != Some(dc) {
+                let mut dt = Tally::default();
+                Self::fish_digit(d, dc, n, &mut dt);
+                *e = FishResult {
+                    places: Some(dc),
+                    situations: dt.situations,
+                    successes: dt.successes,
+                    first: dt.first,
                 };
-                latin::fish(
-                    &lines,
-                    n,
-                    t,
-                    |bases, cover| !eliminated(bases, cover).is_empty(),
-                    |bases, cover| Step::Remove {
-                        cells: eliminated(bases, cover),
-                        digits: DigitSet::single(d),
-                        from: (0..9)
-                            .filter(|j| bases >> j & 1 == 1)
-                            .fold(Cells::EMPTY, |a, j| a.or(HOUSE_MASK[base_first + j]))
-                            .and(dc),
-                    },
-                );
             }
+            t.record_many(e.situations, e.successes, || e.first);
+        }
+        self.fish = Some(cache);
+    }
+
+    /// The fish of size `n` of digit `d`, whose places are `dc`: rows as base lines, then
+    /// columns.
+    fn fish_digit(d: u8, dc: Cells, n: usize, t: &mut Tally<Step>) {
+        // The digit's places by row (columns across) and by column (rows across).
+        let mut by = [[0u16; 9]; 2];
+        for c in dc.iter() {
+            by[0][c / 9] |= 1 << (c % 9);
+            by[1][c % 9] |= 1 << (c / 9);
+        }
+        for base_first in [0usize, 9] {
+            let cover_first = 9 - base_first;
+            let lines = by[base_first / 9];
+            let eliminated = |bases: u32, cover: u32| {
+                let union = |first: usize, m: u32| {
+                    (0..9).filter(|j| m >> j & 1 == 1).fold(Cells::EMPTY, |a, j| a.or(HOUSE_MASK[first + j]))
+                };
+                union(cover_first, cover).minus(union(base_first, bases)).and(dc)
+            };
+            latin::fish(
+                &lines,
+                n,
+                t,
+                |bases, cover| !eliminated(bases, cover).is_empty(),
+                |bases, cover| Step::Remove {
+                    cells: eliminated(bases, cover),
+                    digits: DigitSet::single(d),
+                    from: (0..9)
+                        .filter(|j| bases >> j & 1 == 1)
+                        .fold(Cells::EMPTY, |a, j| a.or(HOUSE_MASK[base_first + j]))
+                        .and(dc),
+                },
+            );
         }
     }
 
@@ -360,25 +383,33 @@ impl Position {
                     n += 1;
                 }
             }
-            t.situations += binom(peers.len() as usize, 3) - binom(n, 3);
-            // Nested rather than `combos`: the union is pruned as soon as it passes 4 digits.
-            // Every third wing after j is a situation; only unions of exactly four digits can
-            // succeed.
+            // Every three of the pivot's small peers is a situation.
+            t.situations += binom(peers.len() as usize, 3);
+            // fit[i]: the wings j > i adding no more than four digits with the pivot and wing
+            // i, as a bit set built without a branch per pair (only unions of exactly four
+            // digits can succeed). Against a nested loop testing each pair: 6.9 -> 5.7 µs per
+            // scan (20,000 rotate180 puzzles), same counts and first steps.
+            let mut fit = [0u32; 20];
             for i in 0..n {
                 let u1 = pc | bits[i];
-                for j in i + 1..n {
+                fit[i] = (i + 1..n).fold(0, |m, j| m | u32::from((u1 | bits[j]).count_ones() <= 4) << j);
+            }
+            for i in 0..n {
+                let u1 = pc | bits[i];
+                let mut js = fit[i];
+                while js != 0 {
+                    let j = js.trailing_zeros() as usize;
+                    js &= js - 1;
                     let u2 = u1 | bits[j];
-                    t.situations += (n - j - 1) as u32;
-                    if u2.count_ones() > 4 {
-                        continue;
-                    }
-                    for k in j + 1..n {
-                        let union = u2 | bits[k];
-                        if union.count_ones() != 4 {
+                    // A third wing must fit with each of the other two.
+                    let mut ks = fit[i] & fit[j];
+                    while ks != 0 {
+                        let k = ks.trailing_zeros() as usize;
+                        ks &= ks - 1;
+                        if (u2 | bits[k]).count_ones() != 4 {
                             continue;
                         }
-                        let quad = [p, wings[i], wings[j], wings[k]];
-                        if let Some(step) = self.wxyz_elimination(quad) {
+                        if let Some(step) = self.wxyz_elimination([p, wings[i], wings[j], wings[k]]) {
                             t.successes += 1;
                             t.first.get_or_insert(step);
                         }
@@ -443,6 +474,25 @@ struct HouseResult {
     situations: u32,
     successes: u32,
     first: Option<Step>,
+}
+
+/// One digit's result for one fish size, and the digit's places it was made for.
+#[derive(Clone, Copy)]
+struct FishResult {
+    places: Option<Cells>,
+    situations: u32,
+    successes: u32,
+    first: Option<Step>,
+}
+
+/// Per-digit results of the three fish sizes (2, 3, 4 base lines).
+#[derive(Clone)]
+pub struct FishCache([[FishResult; 9]; 3]);
+
+impl FishCache {
+    fn new() -> FishCache {
+        FishCache([[FishResult { places: None, situations: 0, successes: 0, first: None }; 9]; 3])
+    }
 }
 
 /// Per-house results of the six subset techniques (naked, then hidden; 2, 3, 4 cells).
@@ -622,6 +672,49 @@ mod tests {
             }
         }
         assert!(compared > 500 && hits > 100, "{compared} {hits}");
+    }
+
+    /// Likewise the fish kept per digit (`FishCache`); hits: digits whose places have not
+    /// moved since their last scan.
+    #[test]
+    fn cached_fish_scans_equal_fresh_ones() {
+        let fish_techs = [Tech::XWing, Tech::Swordfish, Tech::Jellyfish];
+        let (mut compared, mut hits) = (0, 0);
+        for seed in 0..300 {
+            let (puzzle, solution) =
+                generate(Symmetry::Rotate180, &mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
+            let mut pos = Position::new(&puzzle, &solution);
+            while !pos.is_solved() {
+                let mut step = None;
+                for &tech in Tech::ALL {
+                    let mut t = Tally::default();
+                    if let Some(size) = fish_techs.iter().position(|&f| f == tech) {
+                        hits += pos.fish.as_ref().map_or(0, |c| {
+                            (1..=9).filter(|&d| c.0[size][d - 1].places == Some(pos.digit_cells[d])).count()
+                        });
+                        pos.scan(tech, &mut t);
+                        let mut fresh = pos.clone();
+                        fresh.fish = None;
+                        let mut u = Tally::default();
+                        fresh.scan(tech, &mut u);
+                        assert_eq!(
+                            (t.situations, t.successes, t.first),
+                            (u.situations, u.successes, u.first),
+                            "seed {seed} {tech:?}"
+                        );
+                        compared += 1;
+                    } else {
+                        pos.scan(tech, &mut t);
+                    }
+                    if t.first.is_some() {
+                        step = t.first;
+                        break;
+                    }
+                }
+                pos.apply(&step.expect("trial always steps"));
+            }
+        }
+        assert!(compared > 300 && hits > 500, "{compared} {hits}");
     }
 
     /// Pointing and claiming as defined: each (box, line, digit) looked at on its own.
