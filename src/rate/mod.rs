@@ -295,12 +295,16 @@ fn ladder<P: Solving>(
     let mut since = 0.0;
     // Safety valve against a kind whose last level fails to progress: far above any real solve.
     let mut budget = 100_000u32;
+    // Each level's techniques not switched off, in order: chosen once, not on every step.
+    let by_level: Vec<Vec<P::Tech>> = (1..=max_level)
+        .map(|level| all.iter().copied().filter(|t| t.level() == level && off >> t.index() & 1 == 0).collect())
+        .collect();
     'solve: while !pos.is_solved() && budget > 0 {
         budget -= 1;
-        for level in 1..=max_level {
+        for (level, techs) in (1..=max_level).zip(&by_level) {
             let mut level_tally: Tally<(P::Tech, P::Step)> = Tally::default();
             let mut tried = false;
-            for &tech in all.iter().filter(|t| t.level() == level && off >> t.index() & 1 == 0) {
+            for &tech in techs {
                 tried = true;
                 let mut t = Tally::default();
                 pos.scan(tech, &mut t);
