@@ -114,6 +114,11 @@ fn csv_sep(line: &mut String) {
 /// and an allocation per number: a record holds two dozen of them, and building records took
 /// 7% of a Sudoku run's instructions (callgrind).
 fn push_uint(out: &mut String, v: u64) {
+    // Most technique counts are a single digit.
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+        return;
+    }
     let (mut buf, mut i, mut v) = ([0u8; 20], 20, v);
     loop {
         i -= 1;

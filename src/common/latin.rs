@@ -118,15 +118,17 @@ pub fn naked_subsets<M: Copy + Into<u32>, S>(
         (fit[n], digits[n]) = (i, house[i]);
         n += 1;
     }
-    t.situations += binom(all, k) - binom(n, k);
-    // Subsets of more than k digits are counted, not examined.
-    t.situations += tight_unions(&digits[..n], k, |ix, digits| {
+    // Every k-set is a situation; only those of at most k digits are examined (and counted
+    // by `record`), the rest are counted here.
+    let before = t.situations;
+    tight_unions(&digits[..n], k, |ix, digits| {
         let subset = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let others = open & !subset;
         let hit = digits.count_ones() as usize == k
             && (0..house.len()).any(|i| others >> i & 1 == 1 && house[i] & digits != 0);
         t.record(hit.then(|| step(subset, others, digits)));
     });
+    t.situations = before + binom(all, k);
 }
 
 /// Hidden k-subsets in one house. Situation: every k-set of the digits open in the house
@@ -163,14 +165,16 @@ pub fn hidden_subsets<M: Copy + Into<u32>, S>(house: &[M], k: usize, t: &mut Tal
             n += 1;
         }
     }
-    t.situations += binom(all, k) - binom(n, k);
-    // Digits spread over more than k cells are counted, not examined.
-    t.situations += tight_unions(&cells[..n], k, |ix, cover| {
+    // Every k-set of digits is a situation; only those spread over at most k cells are
+    // examined (and counted by `record`), the rest are counted here.
+    let before = t.situations;
+    tight_unions(&cells[..n], k, |ix, cover| {
         let set = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit =
             cover.count_ones() as usize == k && (0..house.len()).any(|i| cover >> i & 1 == 1 && house[i] & !set != 0);
         t.record(hit.then(|| step(cover, set)));
     });
+    t.situations = before + binom(all, k);
 }
 
 /// Fish of size n (X-wing 2, swordfish 3, jellyfish 4) for one digit in one orientation.
@@ -196,13 +200,15 @@ pub fn fish<M: Copy + Into<u32>, S>(
         (fit[m], places[m]) = (i, lines[i]);
         m += 1;
     }
-    t.situations += binom(all, n) - binom(m, n);
-    // Lines whose places span more than n cross lines are counted, not examined.
-    t.situations += tight_unions(&places[..m], n, |ix, cover| {
+    // Every n-set of those lines is a situation; only those whose places span at most n cross
+    // lines are examined (and counted by `record`), the rest are counted here.
+    let before = t.situations;
+    tight_unions(&places[..m], n, |ix, cover| {
         let bases = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit = cover.count_ones() as usize == n && removable(bases, cover);
         t.record(hit.then(|| step(bases, cover)));
     });
+    t.situations = before + binom(all, n);
 }
 
 #[cfg(test)]
