@@ -295,17 +295,22 @@ fn ladder<P: Solving>(
     let mut since = 0.0;
     // Safety valve against a kind whose last level fails to progress: far above any real solve.
     let mut budget = 100_000u32;
-    // Each level's techniques not switched off, in order: chosen once, not on every step.
-    let by_level: Vec<Vec<P::Tech>> = (1..=max_level)
-        .map(|level| all.iter().copied().filter(|t| t.level() == level && off >> t.index() & 1 == 0).collect())
+    // Each level's techniques not switched off, as a bit set over `ALL` (at most 64, as `off`):
+    // chosen once, not on every step.
+    let by_level: Vec<u64> = (1..=max_level)
+        .map(|level| {
+            all.iter().enumerate().filter(|(_, t)| t.level() == level).fold(0, |m, (i, _)| m | 1 << i) & !off
+        })
         .collect();
     'solve: while !pos.is_solved() && budget > 0 {
         budget -= 1;
-        for (level, techs) in (1..=max_level).zip(&by_level) {
+        for (level, &techs) in (1..=max_level).zip(&by_level) {
             let mut level_tally: Tally<(P::Tech, P::Step)> = Tally::default();
-            let mut tried = false;
-            for &tech in techs {
-                tried = true;
+            let tried = techs != 0;
+            let mut left = techs;
+            while left != 0 {
+                let tech = all[left.trailing_zeros() as usize];
+                left &= left - 1;
                 let mut t = Tally::default();
                 pos.scan(tech, &mut t);
                 level_tally.situations += t.situations;
