@@ -80,7 +80,17 @@ pub fn header_line<K: Kind>(paths: bool) -> String {
 
 /// A canonical key as written in the books: 32 lower-case hex digits.
 pub fn canonical_hex(key: u128) -> String {
-    format!("{key:032x}")
+    (0..32).rev().map(|i| char::from(b"0123456789abcdef"[(key >> (4 * i)) as usize & 15])).collect()
+}
+
+/// Steps as the books print them, two decimals (`{:.2}`): `steps` is already rounded to
+/// hundredths (`round_steps`), so its hundredths are a whole number written with a point.
+fn push_steps(out: &mut String, steps: f64) {
+    let cents = (steps * 100.0).round() as u64;
+    push_uint(out, cents / 100);
+    out.push('.');
+    out.push(char::from(b'0' + (cents / 10 % 10) as u8));
+    out.push(char::from(b'0' + (cents % 10) as u8));
 }
 
 /// `s` as a JSON string. Text with nothing to escape (puzzles, ids) is copied between quotes;
@@ -156,7 +166,7 @@ impl Record {
         csv_sep(&mut csv);
         csv.push_str(acc.grade.name());
         csv_sep(&mut csv);
-        let _ = write!(csv, "{steps:.2}");
+        push_steps(&mut csv, steps);
         field(&mut csv, u64::from(acc.rating.hardest_level));
         field(&mut csv, givens as u64);
         push_csv_field(&mut csv, &puzzle_text);
@@ -243,6 +253,27 @@ mod tests {
             json_string(&mut s, t);
             assert_eq!(s, serde_json::to_string(t).unwrap(), "{t:?}");
         }
+    }
+
+    #[test]
+    fn steps_and_keys_read_as_format_writes_them() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..20_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Step counts as the rater makes them (sums of fractions), rounded as the books do.
+            let steps = round_steps((x % 4_000_000) as f64 / 997.0 + i as f64 / 3.0);
+            let mut s = String::new();
+            push_steps(&mut s, steps);
+            assert_eq!(s, format!("{steps:.2}"));
+            let key = u128::from(x) << (i % 70) | u128::from(i);
+            assert_eq!(canonical_hex(key), format!("{key:032x}"));
+        }
+        assert_eq!(canonical_hex(0), "0".repeat(32));
+        let mut s = String::new();
+        push_steps(&mut s, 0.0);
+        assert_eq!(s, "0.00");
     }
 
     #[test]
