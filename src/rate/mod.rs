@@ -298,9 +298,7 @@ fn ladder<P: Solving>(
     // Each level's techniques not switched off, as a bit set over `ALL` (at most 64, as `off`):
     // chosen once, not on every step.
     let by_level: Vec<u64> = (1..=max_level)
-        .map(|level| {
-            all.iter().enumerate().filter(|(_, t)| t.level() == level).fold(0, |m, (i, _)| m | 1 << i) & !off
-        })
+        .map(|level| all.iter().enumerate().filter(|(_, t)| t.level() == level).fold(0, |m, (i, _)| m | 1 << i) & !off)
         .collect();
     'solve: while !pos.is_solved() && budget > 0 {
         budget -= 1;

@@ -5,7 +5,7 @@
 //! losing uniqueness (with `none`, no single clue can). Everything random comes from the
 //! candidate's own RNG, so a candidate is a pure function of its seed.
 
-use super::solve::{any_other_solution, count_solutions, other_solution, BandSolver};
+use super::solve::{any_other_solution_from, count_solutions, digit_band_bit, other_solution_from, BandSolver};
 use super::Grid;
 use crate::kinds::Reject;
 use rand::seq::SliceRandom;
@@ -134,8 +134,9 @@ fn shuffle_grid(g: &Grid, rng: &mut Xoshiro256PlusPlus) -> Grid {
 ///   4 cells and 3.0 from sets of 6.
 struct Remover {
     solution: Grid,
-    puzzle: Grid,
     clues: u128,
+    /// The clues sorted into the solver's digit-bands, kept up to date clue by clue.
+    placed: [u32; 27],
     unavoidable: Vec<u128>,
 }
 
@@ -251,15 +252,26 @@ fn mask_of(cells: &[&Vec<u8>]) -> u128 {
 
 impl Remover {
     fn new(solution: Grid) -> Remover {
-        Remover { solution, puzzle: solution, clues: (1u128 << 81) - 1, unavoidable: known_unavoidable(&solution) }
+        let mut placed = [0u32; 27];
+        for (c, &d) in solution.iter().enumerate() {
+            let (sb, bit) = digit_band_bit(c, d);
+            placed[sb] |= bit;
+        }
+        Remover { solution, clues: (1u128 << 81) - 1, placed, unavoidable: known_unavoidable(&solution) }
     }
 
     fn set(&mut self, orbits: &[&Vec<u8>], on: bool) {
         for &c in orbits.iter().flat_map(|o| o.iter()) {
-            self.puzzle[c as usize] = if on { self.solution[c as usize] } else { 0 };
+            let (sb, bit) = digit_band_bit(c as usize, self.solution[c as usize]);
+            self.placed[sb] = if on { self.placed[sb] | bit } else { self.placed[sb] & !bit };
         }
         let m = mask_of(orbits);
         self.clues = if on { self.clues | m } else { self.clues & !m };
+    }
+
+    /// The puzzle: the solution's digits at the clues.
+    fn puzzle(&self) -> Grid {
+        std::array::from_fn(|c| if self.clues >> c & 1 == 1 { self.solution[c] } else { 0 })
     }
 
     /// Remove `group` if the solution stays unique without it; otherwise split it.
@@ -277,9 +289,10 @@ impl Remover {
             return;
         }
         self.set(group, false);
+        let base = BandSolver::from_solution_part(&self.placed);
         let other = match group {
-            [orbit] => other_solution(&self.puzzle, orbit, &self.solution),
-            _ => any_other_solution(&self.puzzle, &self.solution),
+            [orbit] => other_solution_from(base, orbit, &self.solution),
+            _ => any_other_solution_from(base, &self.solution),
         };
         if let Some(other) = other {
             self.set(group, true);
@@ -333,7 +346,7 @@ pub fn generate(symmetry: Symmetry, rng: &mut Xoshiro256PlusPlus) -> Result<(Gri
         r.try_remove(&order[next..next + take]);
         next += take;
     }
-    Ok((r.puzzle, solution))
+    Ok((r.puzzle(), solution))
 }
 
 /// Steered generation: in each stage, orbits are removed in one random order while

@@ -126,7 +126,17 @@ impl BandSolver {
     /// remove): the givens are sorted into per-digit-band masks (`digit_bands`), and each
     /// digit-band's candidates follow from which rows, boxes and columns hold the digit.
     pub fn new(grid: &[u8; 81]) -> Option<BandSolver> {
-        let placed = &digit_bands(grid)?;
+        Self::from_digit_bands(&digit_bands(grid)?, true)
+    }
+
+    /// A solver for givens already sorted into digit-bands (`digit_band_bit`), which clue
+    /// removal keeps up to date instead of sorting the grid again for every search. Its givens
+    /// are part of a solution, so they cannot clash and the check is skipped.
+    pub fn from_solution_part(placed: &[u32; 27]) -> BandSolver {
+        Self::from_digit_bands(placed, false).expect("unchecked")
+    }
+
+    fn from_digit_bands(placed: &[u32; 27], check: bool) -> Option<BandSolver> {
         let filled = [0, 1, 2].map(|b| (0..9).fold(0u32, |m, d| m | placed[d * 3 + b]));
         // Givens clash when a digit has more givens than distinct rows, boxes or columns holding
         // it. A digit never has fewer, so it is enough to compare the sums over all digits with
@@ -159,7 +169,7 @@ impl BandSolver {
             in_boxes += POP9[boxes9 as usize];
         }
         let clash = in_rows != givens || in_boxes != givens || in_cols != givens;
-        if clash {
+        if check && clash {
             return None;
         }
         let unsolved = filled.map(|f| ALL & !f);
@@ -549,7 +559,11 @@ pub fn count_solutions(grid: &[u8; 81], limit: usize) -> Found {
 /// cleared: each search stops at the first other solution, which is cheaper than counting to
 /// two, since a count must find the known solution as well.
 pub fn other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> Option<[u8; 81]> {
-    let base = BandSolver::new(grid)?;
+    other_solution_from(BandSolver::new(grid)?, cells, solution)
+}
+
+/// `other_solution` for the puzzle `base` was built from.
+pub fn other_solution_from(base: BandSolver, cells: &[u8], solution: &[u8; 81]) -> Option<[u8; 81]> {
     for (i, &c) in cells.iter().enumerate() {
         let mut s = base;
         for &prev in &cells[..i] {
@@ -572,8 +586,19 @@ pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) ->
 
 /// A solution of `grid` other than `solution`, if any (any cell may differ).
 pub fn any_other_solution(grid: &[u8; 81], solution: &[u8; 81]) -> Option<[u8; 81]> {
-    let f = count_solutions(grid, 2);
+    any_other_solution_from(BandSolver::new(grid)?, solution)
+}
+
+/// `any_other_solution` for the puzzle `base` was built from.
+pub fn any_other_solution_from(base: BandSolver, solution: &[u8; 81]) -> Option<[u8; 81]> {
+    let f = base.count(2);
     [f.first, f.second].into_iter().flatten().find(|s| s != solution)
+}
+
+/// Where cell `cell` holding `digit` (1-9) sits in a digit-band array (`from_solution_part`):
+/// the digit-band and the bit.
+pub fn digit_band_bit(cell: usize, digit: u8) -> (usize, u32) {
+    ((digit as usize - 1) * 3 + cell / 27, 1 << (cell % 27))
 }
 
 #[cfg(test)]
