@@ -619,6 +619,51 @@ mod tests {
     use crate::rate::Technique;
     use rand::SeedableRng;
 
+    /// Solve 300 generated puzzles with the ladder; at every try of one of `techs`, compare the
+    /// scan with the same scan of a copy whose caches `forget` drops. Returns how many scans
+    /// were compared and the sum of `cached` (what the cache could answer) before each.
+    fn compare_cached_scans(
+        techs: &[Tech],
+        cached: impl Fn(&Position, Tech) -> usize,
+        forget: impl Fn(&mut Position),
+    ) -> (usize, usize) {
+        let (mut compared, mut hits) = (0, 0);
+        for seed in 0..300 {
+            let (puzzle, solution) =
+                generate(Symmetry::Rotate180, &mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
+            let mut pos = Position::new(&puzzle, &solution);
+            while !pos.is_solved() {
+                let mut step = None;
+                for &tech in Tech::ALL {
+                    let checked = techs.contains(&tech);
+                    if checked {
+                        hits += cached(&pos, tech);
+                    }
+                    let mut t = Tally::default();
+                    pos.scan(tech, &mut t);
+                    if checked {
+                        let mut fresh = pos.clone();
+                        forget(&mut fresh);
+                        let mut u = Tally::default();
+                        fresh.scan(tech, &mut u);
+                        assert_eq!(
+                            (t.situations, t.successes, t.first),
+                            (u.situations, u.successes, u.first),
+                            "seed {seed} {tech:?}"
+                        );
+                        compared += 1;
+                    }
+                    if t.first.is_some() {
+                        step = t.first;
+                        break;
+                    }
+                }
+                pos.apply(&step.expect("trial always steps"));
+            }
+        }
+        (compared, hits)
+    }
+
     /// The subset scans kept per house (`SubsetCache`) give what a position without them
     /// gives, at every position a solve reaches (hits: houses unchanged since the last try).
     #[test]
@@ -631,46 +676,15 @@ mod tests {
             Tech::NakedQuad,
             Tech::HiddenQuad,
         ];
-        let (mut compared, mut hits) = (0, 0);
-        for seed in 0..300 {
-            let (puzzle, solution) =
-                generate(Symmetry::Rotate180, &mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
-            let mut pos = Position::new(&puzzle, &solution);
-            while !pos.is_solved() {
-                let mut step = None;
-                for &tech in Tech::ALL {
-                    // Houses this scan will take from the cache (kept at the current generation).
-                    let slot = match tech {
-                        Tech::NakedPair | Tech::NakedTriple | Tech::NakedQuad => 0,
-                        _ => 3,
-                    } + subset_techs.iter().position(|&s| s == tech).unwrap_or(0) / 2;
-                    let cached = pos
-                        .subsets
-                        .as_ref()
-                        .map_or(0, |c| (0..27).filter(|&h| c.0[slot][h].gen == Some(pos.house_gen[h])).count());
-                    let mut t = Tally::default();
-                    pos.scan(tech, &mut t);
-                    if subset_techs.contains(&tech) {
-                        let mut fresh = pos.clone();
-                        fresh.subsets = None;
-                        let mut u = Tally::default();
-                        fresh.scan(tech, &mut u);
-                        assert_eq!(
-                            (t.situations, t.successes, t.first),
-                            (u.situations, u.successes, u.first),
-                            "seed {seed} {tech:?}"
-                        );
-                        compared += 1;
-                        hits += cached;
-                    }
-                    if t.first.is_some() {
-                        step = t.first;
-                        break;
-                    }
-                }
-                pos.apply(&step.expect("trial always steps"));
-            }
-        }
+        // Houses a scan takes from the cache: kept at the current generation.
+        let cached = |pos: &Position, tech: Tech| {
+            let slot = match tech {
+                Tech::NakedPair | Tech::NakedTriple | Tech::NakedQuad => 0,
+                _ => 3,
+            } + subset_techs.iter().position(|&s| s == tech).unwrap_or(0) / 2;
+            pos.subsets.as_ref().map_or(0, |c| (0..27).filter(|&h| c.0[slot][h].gen == Some(pos.house_gen[h])).count())
+        };
+        let (compared, hits) = compare_cached_scans(&subset_techs, cached, |p| p.subsets = None);
         assert!(compared > 500 && hits > 100, "{compared} {hits}");
     }
 
@@ -679,41 +693,13 @@ mod tests {
     #[test]
     fn cached_fish_scans_equal_fresh_ones() {
         let fish_techs = [Tech::XWing, Tech::Swordfish, Tech::Jellyfish];
-        let (mut compared, mut hits) = (0, 0);
-        for seed in 0..300 {
-            let (puzzle, solution) =
-                generate(Symmetry::Rotate180, &mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
-            let mut pos = Position::new(&puzzle, &solution);
-            while !pos.is_solved() {
-                let mut step = None;
-                for &tech in Tech::ALL {
-                    let mut t = Tally::default();
-                    if let Some(size) = fish_techs.iter().position(|&f| f == tech) {
-                        hits += pos.fish.as_ref().map_or(0, |c| {
-                            (1..=9).filter(|&d| c.0[size][d - 1].places == Some(pos.digit_cells[d])).count()
-                        });
-                        pos.scan(tech, &mut t);
-                        let mut fresh = pos.clone();
-                        fresh.fish = None;
-                        let mut u = Tally::default();
-                        fresh.scan(tech, &mut u);
-                        assert_eq!(
-                            (t.situations, t.successes, t.first),
-                            (u.situations, u.successes, u.first),
-                            "seed {seed} {tech:?}"
-                        );
-                        compared += 1;
-                    } else {
-                        pos.scan(tech, &mut t);
-                    }
-                    if t.first.is_some() {
-                        step = t.first;
-                        break;
-                    }
-                }
-                pos.apply(&step.expect("trial always steps"));
-            }
-        }
+        let cached = |pos: &Position, tech: Tech| {
+            let size = fish_techs.iter().position(|&f| f == tech).expect("a fish");
+            pos.fish
+                .as_ref()
+                .map_or(0, |c| (1..=9).filter(|&d| c.0[size][d - 1].places == Some(pos.digit_cells[d])).count())
+        };
+        let (compared, hits) = compare_cached_scans(&fish_techs, cached, |p| p.fish = None);
         assert!(compared > 300 && hits > 500, "{compared} {hits}");
     }
 
