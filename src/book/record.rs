@@ -121,24 +121,10 @@ fn csv_sep(line: &mut String) {
 }
 
 /// An unsigned integer in decimal, as `to_string` writes it, without the formatting machinery
-/// and an allocation per number: a record holds two dozen of them, and building records took
-/// 7% of a Sudoku run's instructions (callgrind).
+/// and an allocation per number (`itoa`): a record holds two dozen of them, and building
+/// records took 7% of a Sudoku run's instructions (callgrind).
 fn push_uint(out: &mut String, v: u64) {
-    // Most technique counts are a single digit.
-    if v < 10 {
-        out.push(char::from(b'0' + v as u8));
-        return;
-    }
-    let (mut buf, mut i, mut v) = ([0u8; 20], 20, v);
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits"));
+    out.push_str(itoa::Buffer::new().format(v));
 }
 
 impl Record {

@@ -184,7 +184,7 @@ fn process_lines(
     work: impl Fn(&str, &mut Vec<u8>) -> Result<(), String> + Sync,
 ) -> Result<ExitCode> {
     process_records(input, Some(header), |n, line, out| {
-        push_number(n, out);
+        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
         out.push(b',');
         work(line, out)?;
         out.push(b'\n');
@@ -295,21 +295,6 @@ impl Chunk {
         self.text.push_str(line);
         self.lines.push((n, start, self.text.len()));
     }
-}
-
-/// `n` in decimal, appended (a line number: `to_string` would allocate for every row).
-fn push_number(mut n: usize, out: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
 }
 
 /// Append `fields` to `out` as CSV fields (quoted where CSV needs it), for `process_lines`.

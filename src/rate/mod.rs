@@ -303,8 +303,10 @@ fn ladder<P: Solving>(
     'solve: while !pos.is_solved() && budget > 0 {
         budget -= 1;
         for (level, &techs) in (1..=max_level).zip(&by_level) {
+            if techs == 0 {
+                continue;
+            }
             let mut level_tally: Tally<(P::Tech, P::Step)> = Tally::default();
-            let tried = techs != 0;
             let mut left = techs;
             while left != 0 {
                 let tech = all[left.trailing_zeros() as usize];
@@ -316,9 +318,6 @@ fn ladder<P: Solving>(
                 if level_tally.first.is_none() {
                     level_tally.first = t.first.map(|s| (tech, s));
                 }
-            }
-            if !tried {
-                continue;
             }
             let cost = try_cost(level_tally.situations, level_tally.successes);
             rating.steps += cost;

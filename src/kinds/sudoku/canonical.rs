@@ -267,7 +267,7 @@ impl Minimal {
         let group = stack_keeping_perms();
         fn perms(j: usize, p: &mut [u8; 9], used: u16, group: &[[u8; 9]], t: &mut Minimal) {
             if j == 9 {
-                if t.find(p).is_some() {
+                if t.find(p).is_ok() {
                     return;
                 }
                 let (row1, orders) = RowSearch::minimal(*p);
@@ -276,10 +276,10 @@ impl Minimal {
                     for u in 0..9 {
                         q[sigma[u] as usize] = sigma[p[u] as usize];
                     }
-                    if t.find(&q).is_none() {
-                        let at = t.orders.len() as u32;
+                    if let Err(free) = t.find(&q) {
+                        t.slots[free] = (Minimal::key(&q), t.entries.len() as u32);
+                        t.entries.push((row1, t.orders.len() as u32, orders.len() as u32));
                         t.orders.extend(orders.iter().map(|o| o.map(|u| sigma[u as usize])));
-                        t.insert(&q, (row1, at, orders.len() as u32));
                     }
                 }
                 return;
@@ -293,27 +293,17 @@ impl Minimal {
         t
     }
 
-    /// The slot holding `p`, if it is in the table.
-    fn find(&self, p: &[u8; 9]) -> Option<usize> {
+    /// The slot holding `p` (`Ok`), or the free slot where it would go (`Err`).
+    fn find(&self, p: &[u8; 9]) -> Result<usize, usize> {
         let key = Minimal::key(p);
         let mut i = Minimal::slot(key);
         loop {
             match self.slots[i].0 {
-                k if k == key => return Some(i),
-                EMPTY_SLOT => return None,
+                k if k == key => return Ok(i),
+                EMPTY_SLOT => return Err(i),
                 _ => i = (i + 1) & ((1 << SLOT_BITS) - 1),
             }
         }
-    }
-
-    fn insert(&mut self, p: &[u8; 9], entry: (u64, u32, u32)) {
-        let key = Minimal::key(p);
-        let mut i = Minimal::slot(key);
-        while self.slots[i].0 != EMPTY_SLOT {
-            i = (i + 1) & ((1 << SLOT_BITS) - 1);
-        }
-        self.slots[i] = (key, self.entries.len() as u32);
-        self.entries.push(entry);
     }
 
     fn get() -> &'static Minimal {
@@ -323,12 +313,7 @@ impl Minimal {
 
     /// The smallest row 1 of `p` and the column orders reaching it.
     fn of(&self, p: &[u8; 9]) -> (u64, &[[u8; 9]]) {
-        let key = Minimal::key(p);
-        let mut i = Minimal::slot(key);
-        while self.slots[i].0 != key {
-            debug_assert_ne!(self.slots[i].0, EMPTY_SLOT, "a row pair's permutation is in the table");
-            i = (i + 1) & ((1 << SLOT_BITS) - 1);
-        }
+        let i = self.find(p).expect("a row pair's permutation is in the table");
         let (row1, at, n) = self.entries[self.slots[i].1 as usize];
         (row1, &self.orders[at as usize..(at + n) as usize])
     }

@@ -36,9 +36,9 @@ pub struct Position {
     /// per-house results are keyed by.
     pub(super) house_gen: [u32; 27],
     /// Those results (`techniques::SubsetCache`), made at the first subset scan.
-    pub(super) subsets: Option<Box<super::techniques::SubsetCache>>,
+    pub(super) subsets: Option<super::techniques::SubsetCache>,
     /// Fish results per digit (`techniques::FishCache`), made at the first fish scan.
-    pub(super) fish: Option<Box<super::techniques::FishCache>>,
+    pub(super) fish: Option<super::techniques::FishCache>,
 }
 
 /// One move of the rater: place a digit, or remove some digits from some cells; `from` is the

@@ -584,12 +584,8 @@ pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) ->
     other_solution(grid, cells, solution).is_some()
 }
 
-/// A solution of `grid` other than `solution`, if any (any cell may differ).
-pub fn any_other_solution(grid: &[u8; 81], solution: &[u8; 81]) -> Option<[u8; 81]> {
-    any_other_solution_from(BandSolver::new(grid)?, solution)
-}
-
-/// `any_other_solution` for the puzzle `base` was built from.
+/// A solution, other than `solution`, of the puzzle `base` was built from, if any (any cell
+/// may differ).
 pub fn any_other_solution_from(base: BandSolver, solution: &[u8; 81]) -> Option<[u8; 81]> {
     let f = base.count(2);
     [f.first, f.second].into_iter().flatten().find(|s| s != solution)

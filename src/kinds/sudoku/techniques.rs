@@ -165,32 +165,23 @@ impl Position {
     /// each (medians of 3), those that reach trial 82.6 → 71.3 µs.
     fn subset(&mut self, hidden: bool, k: usize, t: &mut Tally<Step>) {
         let slot = 3 * hidden as usize + k - 2;
-        let mut cache = self.subsets.take().unwrap_or_else(|| Box::new(SubsetCache::new()));
+        let mut cache = self.subsets.take().unwrap_or_else(SubsetCache::new);
         for h in 0..27 {
-            let e = &mut cache.0[slot][h];
-            if e.gen != Some(self.house_gen[h]) {
-                let mut ht = Tally::default();
+            cache.0[slot][h].record(self.house_gen[h], t, |ht| {
                 if hidden {
-                    latin::hidden_subsets(&self.house_cands(h), k, &mut ht, |cells, set| Step::Remove {
+                    latin::hidden_subsets(&self.house_cands(h), k, ht, |cells, set| Step::Remove {
                         cells: Self::cells_of(h, cells as u16),
                         digits: ALL_DIGITS.without(DigitSet::from_bits(set as u16)),
                         from: Self::cells_of(h, cells as u16),
                     });
                 } else {
-                    latin::naked_subsets(&self.house_cands(h), k, &mut ht, |subset, others, digits| Step::Remove {
+                    latin::naked_subsets(&self.house_cands(h), k, ht, |subset, others, digits| Step::Remove {
                         cells: Self::cells_of(h, others as u16),
                         digits: DigitSet::from_bits(digits as u16),
                         from: Self::cells_of(h, subset as u16),
                     });
                 }
-                *e = HouseResult {
-                    gen: Some(self.house_gen[h]),
-                    situations: ht.situations,
-                    successes: ht.successes,
-                    first: ht.first,
-                };
-            }
-            t.record_many(e.situations, e.successes, || e.first);
+            });
         }
         self.subsets = Some(cache);
     }
@@ -250,21 +241,10 @@ impl Position {
     /// only after they changed: between two tries of a level most digits have not moved. Same
     /// counts and first success as scanning every digit.
     fn fish(&mut self, n: usize, t: &mut Tally<Step>) {
-        let mut cache = self.fish.take().unwrap_or_else(|| Box::new(FishCache::new()));
+        let mut cache = self.fish.take().unwrap_or_else(FishCache::new);
         for d in 1..=9u8 {
             let dc = self.digit_cells[d as usize];
-            let e = &mut cache.0[n - 2][d as usize - 1];
-            if e.places != Some(dc) {
-                let mut dt = Tally::default();
-                Self::fish_digit(d, dc, n, &mut dt);
-                *e = FishResult {
-                    places: Some(dc),
-                    situations: dt.situations,
-                    successes: dt.successes,
-                    first: dt.first,
-                };
-            }
-            t.record_many(e.situations, e.successes, || e.first);
+            cache.0[n - 2][d as usize - 1].record(dc, t, |dt| Self::fish_digit(d, dc, n, dt));
         }
         self.fish = Some(cache);
     }
@@ -467,41 +447,51 @@ impl Position {
     }
 }
 
-/// One house's result for one subset technique, and the house's `house_gen` it was made at.
+/// One scan's result over part of the position (a house for a subset technique, a digit for a
+/// fish size), and the key of that part's state it was made for (the house's `house_gen`, the
+/// digit's places): valid while the key has not changed.
 #[derive(Clone, Copy)]
-struct HouseResult {
-    gen: Option<u32>,
+struct Kept<K> {
+    key: Option<K>,
     situations: u32,
     successes: u32,
     first: Option<Step>,
 }
 
-/// One digit's result for one fish size, and the digit's places it was made for.
-#[derive(Clone, Copy)]
-struct FishResult {
-    places: Option<Cells>,
-    situations: u32,
-    successes: u32,
-    first: Option<Step>,
+impl<K: Copy + PartialEq> Kept<K> {
+    const NONE: Kept<K> = Kept { key: None, situations: 0, successes: 0, first: None };
+
+    /// Add this part's result to `t`, scanning it again with `scan` first if its state is no
+    /// longer `key`.
+    fn record(&mut self, key: K, t: &mut Tally<Step>, scan: impl FnOnce(&mut Tally<Step>)) {
+        if self.key != Some(key) {
+            let mut part = Tally::default();
+            scan(&mut part);
+            *self = Kept { key: Some(key), situations: part.situations, successes: part.successes, first: part.first };
+        }
+        t.record_many(self.situations, self.successes, || self.first);
+    }
 }
 
-/// Per-digit results of the three fish sizes (2, 3, 4 base lines).
+/// Per-digit results of the three fish sizes (2, 3, 4 base lines). Both caches are made on
+/// the heap row by row: a whole array built on the stack and then boxed was copied (10 KB
+/// per rated puzzle for the subset results).
 #[derive(Clone)]
-pub struct FishCache([[FishResult; 9]; 3]);
+pub struct FishCache(Box<[[Kept<Cells>; 9]]>);
 
 impl FishCache {
     fn new() -> FishCache {
-        FishCache([[FishResult { places: None, situations: 0, successes: 0, first: None }; 9]; 3])
+        FishCache(vec![[Kept::NONE; 9]; 3].into_boxed_slice())
     }
 }
 
 /// Per-house results of the six subset techniques (naked, then hidden; 2, 3, 4 cells).
 #[derive(Clone)]
-pub struct SubsetCache([[HouseResult; 27]; 6]);
+pub struct SubsetCache(Box<[[Kept<u32>; 27]]>);
 
 impl SubsetCache {
     fn new() -> SubsetCache {
-        SubsetCache([[HouseResult { gen: None, situations: 0, successes: 0, first: None }; 27]; 6])
+        SubsetCache(vec![[Kept::NONE; 27]; 6].into_boxed_slice())
     }
 }
 
@@ -682,7 +672,7 @@ mod tests {
                 Tech::NakedPair | Tech::NakedTriple | Tech::NakedQuad => 0,
                 _ => 3,
             } + subset_techs.iter().position(|&s| s == tech).unwrap_or(0) / 2;
-            pos.subsets.as_ref().map_or(0, |c| (0..27).filter(|&h| c.0[slot][h].gen == Some(pos.house_gen[h])).count())
+            pos.subsets.as_ref().map_or(0, |c| (0..27).filter(|&h| c.0[slot][h].key == Some(pos.house_gen[h])).count())
         };
         let (compared, hits) = compare_cached_scans(&subset_techs, cached, |p| p.subsets = None);
         assert!(compared > 500 && hits > 100, "{compared} {hits}");
@@ -697,7 +687,7 @@ mod tests {
             let size = fish_techs.iter().position(|&f| f == tech).expect("a fish");
             pos.fish
                 .as_ref()
-                .map_or(0, |c| (1..=9).filter(|&d| c.0[size][d - 1].places == Some(pos.digit_cells[d])).count())
+                .map_or(0, |c| (1..=9).filter(|&d| c.0[size][d - 1].key == Some(pos.digit_cells[d])).count())
         };
         let (compared, hits) = compare_cached_scans(&fish_techs, cached, |p| p.fish = None);
         assert!(compared > 300 && hits > 500, "{compared} {hits}");
