@@ -5,7 +5,9 @@
 //! losing uniqueness (with `none`, no single clue can). Everything random comes from the
 //! candidate's own RNG, so a candidate is a pure function of its seed.
 
-use super::solve::{any_other_solution_from, count_solutions, digit_band_bit, other_solution_from, BandSolver};
+use super::solve::{
+    count_solutions, digit_band_bit, has_other_solution_from, other_solution_cells_from, BandSolver, Bands,
+};
 use super::Grid;
 use crate::kinds::Reject;
 use rand::seq::SliceRandom;
@@ -134,6 +136,8 @@ fn shuffle_grid(g: &Grid, rng: &mut Xoshiro256PlusPlus) -> Grid {
 ///   4 cells and 3.0 from sets of 6.
 struct Remover {
     solution: Grid,
+    /// The solution in the solver's digit-bands.
+    solution_bands: Bands,
     clues: u128,
     /// The clues sorted into the solver's digit-bands, kept up to date clue by clue.
     placed: [u32; 27],
@@ -257,7 +261,13 @@ impl Remover {
             let (sb, bit) = digit_band_bit(c, d);
             placed[sb] |= bit;
         }
-        Remover { solution, clues: (1u128 << 81) - 1, placed, unavoidable: known_unavoidable(&solution) }
+        Remover {
+            solution,
+            solution_bands: placed,
+            clues: (1u128 << 81) - 1,
+            placed,
+            unavoidable: known_unavoidable(&solution),
+        }
     }
 
     fn set(&mut self, orbits: &[&Vec<u8>], on: bool) {
@@ -290,18 +300,18 @@ impl Remover {
         }
         self.set(group, false);
         let base = BandSolver::from_solution_part(&self.placed);
-        let other = match group {
-            [orbit] => other_solution_from(base, orbit, &self.solution),
-            _ => any_other_solution_from(base, &self.solution),
-        };
-        if let Some(other) = other {
-            self.set(group, true);
-            match group {
-                // Its second solution differs on the orbit, which stays a clue: a set that
-                // could never refuse.
-                [orbit] => self.keep_for_good(orbit),
-                _ => {
-                    let differs = (0..81).filter(|&i| other[i] != self.solution[i]).fold(0u128, |m, i| m | 1 << i);
+        match group {
+            [orbit] => {
+                if has_other_solution_from(base, orbit, &self.solution) {
+                    self.set(group, true);
+                    // Its second solution differs on the orbit, which stays a clue: a set
+                    // that could never refuse.
+                    self.keep_for_good(orbit);
+                }
+            }
+            _ => {
+                if let Some(differs) = other_solution_cells_from(base, &self.solution_bands) {
+                    self.set(group, true);
                     self.unavoidable.push(differs);
                     let (a, b) = group.split_at(group.len() / 2);
                     self.try_remove(a);

@@ -109,13 +109,18 @@ pub struct Found {
     pub second: Option<[u8; 81]>,
 }
 
+/// A solution as the solver holds it: one bit per cell in each digit-band.
+pub type Bands = [u32; 27];
+
 struct Search {
     limit: usize,
     /// How many of the solutions found to record (at most 2).
     keep: usize,
     count: usize,
-    first: Option<[u8; 81]>,
-    second: Option<[u8; 81]>,
+    /// The solutions recorded, as digit-bands: made into grids only when asked (`Found`), since
+    /// clue removal mostly needs to know only whether one exists.
+    first: Option<Bands>,
+    second: Option<Bands>,
 }
 
 impl BandSolver {
@@ -223,13 +228,24 @@ impl BandSolver {
         self.search::<false>(1, 1).first
     }
 
+    /// Whether the plain scheme (`first_classic`) finds a solution, without making it a grid.
+    fn solvable_classic(self) -> bool {
+        self.run::<false>(1, 0).count > 0
+    }
+
     /// `FAST`: propagate with column claims and branch by `pick_bivalue`; else the plain scheme.
-    fn search<const FAST: bool>(mut self, limit: usize, keep: usize) -> Found {
+    fn search<const FAST: bool>(self, limit: usize, keep: usize) -> Found {
+        let search = self.run::<FAST>(limit, keep);
+        Found { count: search.count, first: search.first.map(grid_of), second: search.second.map(grid_of) }
+    }
+
+    /// `search`, with the solutions kept as digit-bands.
+    fn run<const FAST: bool>(mut self, limit: usize, keep: usize) -> Search {
         let mut search = Search { limit, keep, count: 0, first: None, second: None };
         if limit > 0 && self.settle::<FAST>().is_ok() {
             self.branch::<FAST>(&mut search);
         }
-        Found { count: search.count, first: search.first, second: search.second }
+        search
     }
 
     /// Propagate to a fixpoint: band tables, then naked singles, until neither changes anything.
@@ -361,8 +377,8 @@ impl BandSolver {
         if self.is_solved() {
             if search.count < search.keep {
                 match search.count {
-                    0 => search.first = Some(self.grid()),
-                    _ => search.second = Some(self.grid()),
+                    0 => search.first = Some(self.cand),
+                    _ => search.second = Some(self.cand),
                 }
             }
             search.count += 1;
@@ -463,19 +479,20 @@ impl BandSolver {
         }
         Some((best.1, best.2))
     }
+}
 
-    fn grid(&self) -> [u8; 81] {
-        let mut g = [0u8; 81];
-        for sb in 0..27 {
-            let mut m = self.cand[sb];
-            while m != 0 {
-                let pos = m.trailing_zeros() as usize;
-                m &= m - 1;
-                g[(sb % 3) * 27 + pos] = (sb / 3) as u8 + 1;
-            }
+/// The grid of a solved solver's digit-bands.
+fn grid_of(bands: Bands) -> [u8; 81] {
+    let mut g = [0u8; 81];
+    for (sb, &b) in bands.iter().enumerate() {
+        let mut m = b;
+        while m != 0 {
+            let pos = m.trailing_zeros() as usize;
+            m &= m - 1;
+            g[(sb % 3) * 27 + pos] = (sb / 3) as u8 + 1;
         }
-        g
     }
+    g
 }
 
 /// Count the solutions of `grid` up to `limit`, without recording them.
@@ -552,43 +569,47 @@ pub fn count_solutions(grid: &[u8; 81], limit: usize) -> Found {
     }
 }
 
-/// A solution of `grid` that differs from `solution` in one of `cells`, if there is one: the
-/// question clue removal asks ("does taking these clues away admit another solution?").
+/// Whether `grid` has a solution that differs from `solution` in one of `cells`: the question
+/// clue removal asks ("does taking these clues away admit another solution?").
+pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> bool {
+    BandSolver::new(grid).is_some_and(|base| has_other_solution_from(base, cells, solution))
+}
+
+/// `has_other_solution` for the puzzle `base` was built from.
 ///
 /// Asked one cell at a time ("a solution with this cell different?"), fixing the cells already
 /// cleared: each search stops at the first other solution, which is cheaper than counting to
-/// two, since a count must find the known solution as well.
-pub fn other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> Option<[u8; 81]> {
-    other_solution_from(BandSolver::new(grid)?, cells, solution)
-}
-
-/// `other_solution` for the puzzle `base` was built from.
-pub fn other_solution_from(base: BandSolver, cells: &[u8], solution: &[u8; 81]) -> Option<[u8; 81]> {
+/// two, since a count must find the known solution as well. The solution found is not made
+/// into a grid: clue removal only needs to know that there is one.
+pub fn has_other_solution_from(base: BandSolver, cells: &[u8], solution: &[u8; 81]) -> bool {
     for (i, &c) in cells.iter().enumerate() {
         let mut s = base;
         for &prev in &cells[..i] {
             if !s.place(prev as usize, solution[prev as usize]) {
-                return None;
+                return false;
             }
         }
         s.forbid(c as usize, solution[c as usize]);
-        if let Some(other) = s.first_classic() {
-            return Some(other);
+        if s.solvable_classic() {
+            return true;
         }
     }
-    None
+    false
 }
 
-/// True when `grid` has a solution other than `solution` that differs from it in `cells`.
-pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) -> bool {
-    other_solution(grid, cells, solution).is_some()
-}
-
-/// A solution, other than `solution`, of the puzzle `base` was built from, if any (any cell
-/// may differ).
-pub fn any_other_solution_from(base: BandSolver, solution: &[u8; 81]) -> Option<[u8; 81]> {
-    let f = base.count(2);
-    [f.first, f.second].into_iter().flatten().find(|s| s != solution)
+/// The cells where the puzzle `base` was built from has a solution other than `solution`
+/// (given as digit-bands, `digit_band_bit`), if it has one (any cell may differ): bit `cell`
+/// of the 81-bit set.
+pub fn other_solution_cells_from(base: BandSolver, solution: &Bands) -> Option<u128> {
+    let found = base.run::<true>(2, 2);
+    let other = [found.first, found.second].into_iter().flatten().find(|s| s != solution)?;
+    // A cell differs where the other solution's digit is not the solution's: one bit per cell.
+    let mut cells = 0u128;
+    for band in 0..3 {
+        let diff = (0..9).fold(0u32, |m, d| m | (other[d * 3 + band] & !solution[d * 3 + band]));
+        cells |= u128::from(diff) << (27 * band);
+    }
+    Some(cells)
 }
 
 /// Where cell `cell` holding `digit` (1-9) sits in a digit-band array (`from_solution_part`):
