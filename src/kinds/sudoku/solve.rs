@@ -131,17 +131,27 @@ impl BandSolver {
     /// remove): the givens are sorted into per-digit-band masks (`digit_bands`), and each
     /// digit-band's candidates follow from which rows, boxes and columns hold the digit.
     pub fn new(grid: &[u8; 81]) -> Option<BandSolver> {
-        Self::from_digit_bands(&digit_bands(grid)?, true)
+        Self::from_digit_bands(&digit_bands(grid)?)
     }
 
-    /// A solver for givens already sorted into digit-bands (`digit_band_bit`), which clue
-    /// removal keeps up to date instead of sorting the grid again for every search. Its givens
-    /// are part of a solution, so they cannot clash and the check is skipped.
-    pub fn from_solution_part(placed: &[u32; 27]) -> BandSolver {
-        Self::from_digit_bands(placed, false).expect("unchecked")
+    /// A solver for givens already sorted into digit-bands (`digit_band_bit`), with the cells
+    /// each digit's givens rule out for it (`Blocked`): clue removal keeps both up to date
+    /// instead of sorting the grid again for every search, and a removal changes the blocked
+    /// cells of one or two digits only. Its givens are part of a solution, so they cannot clash
+    /// and no check is made.
+    /// `clues` holds bit `cell` for each given.
+    pub fn from_solution_part(placed: &Bands, blocked: &Blocked, clues: u128) -> BandSolver {
+        let filled = [0, 1, 2].map(|b| (clues >> (27 * b)) as u32 & ALL);
+        let mut cand = [0u32; 27];
+        for sb in (0..27).step_by(3) {
+            for b in 0..3 {
+                cand[sb + b] = (ALL & !(blocked.0[sb + b] | filled[b])) | placed[sb + b];
+            }
+        }
+        BandSolver { cand, seen: [0; 27], unsolved: filled.map(|f| ALL & !f), bivalue: [0; 3], opaque_ones: ALL }
     }
 
-    fn from_digit_bands(placed: &[u32; 27], check: bool) -> Option<BandSolver> {
+    fn from_digit_bands(placed: &[u32; 27]) -> Option<BandSolver> {
         let filled = [0, 1, 2].map(|b| (0..9).fold(0u32, |m, d| m | placed[d * 3 + b]));
         // Givens clash when a digit has more givens than distinct rows, boxes or columns holding
         // it. A digit never has fewer, so it is enough to compare the sums over all digits with
@@ -174,11 +184,17 @@ impl BandSolver {
             in_boxes += POP9[boxes9 as usize];
         }
         let clash = in_rows != givens || in_boxes != givens || in_cols != givens;
-        if check && clash {
+        if clash {
             return None;
         }
         let unsolved = filled.map(|f| ALL & !f);
         Some(BandSolver { cand, seen: [0; 27], unsolved, bivalue: [0; 3], opaque_ones: ALL })
+    }
+
+    /// The candidates, one 27-bit set per digit-band (tests compare solvers built two ways).
+    #[cfg(test)]
+    pub fn candidates(&self) -> Bands {
+        self.cand
     }
 
     /// Fix `digit` (1-9) at `cell`, removing it from every peer. False on a clash.
@@ -610,6 +626,37 @@ pub fn other_solution_cells_from(base: BandSolver, solution: &Bands) -> Option<u
         cells |= u128::from(diff) << (27 * band);
     }
     Some(cells)
+}
+
+/// For each digit-band, the cells its digit's givens rule out: the rows, boxes and columns
+/// that hold the digit (`BandSolver::from_solution_part`).
+#[derive(Clone)]
+pub struct Blocked([u32; 27]);
+
+impl Blocked {
+    /// The blocked cells of every digit of `placed`.
+    pub fn new(placed: &Bands) -> Blocked {
+        let mut b = Blocked([0; 27]);
+        for d in 0..9 {
+            b.update(placed, d);
+        }
+        b
+    }
+
+    /// Recompute digit `d`'s (0-8) blocked cells after its givens in `placed` changed.
+    pub fn update(&mut self, placed: &Bands, d: usize) {
+        let p = [placed[d * 3], placed[d * 3 + 1], placed[d * 3 + 2]];
+        let cols = p.map(|x| (x | x >> 9 | x >> 18) & 0o777);
+        let all_cols = cols[0] | cols[1] | cols[2];
+        let col_cells = all_cols | all_cols << 9 | all_cols << 18;
+        for b in 0..3 {
+            let rows = ((p[b] & 0o777 != 0) as u32)
+                | (((p[b] >> 9) & 0o777 != 0) as u32) << 1
+                | (((p[b] >> 18) & 0o777 != 0) as u32) << 2;
+            let boxes = SHRINK[cols[b] as usize] & 7;
+            self.0[d * 3 + b] = ROW_CELLS[rows as usize] | BOX_CELLS[boxes as usize] | col_cells;
+        }
+    }
 }
 
 /// Where cell `cell` holding `digit` (1-9) sits in a digit-band array (`from_solution_part`):
