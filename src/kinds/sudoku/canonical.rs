@@ -237,23 +237,31 @@ impl RowSearch {
 /// own stack (a box holds each digit once), which leaves 12,096 of them; the table holds them
 /// all, built once (a few ms) instead of searched again for each of a grid's 36 row pairs.
 struct Minimal {
-    /// Open addressing by `key`: (key, entry), `EMPTY_SLOT` where free.
-    slots: Vec<(u64, u32)>,
-    /// Per entry: its smallest row 1 (packed) and its range of `orders`.
-    entries: Vec<(u64, u32, u32)>,
+    /// Open addressing by `key`: `key << 32 | rank << 16 | entry`, where `rank` is the rank of
+    /// the permutation's smallest row 1 among all (`row1s`) and `entry` its index in
+    /// `entries`; `EMPTY_SLOT` where free. A key's 36 look-ups hit random slots: at 8 bytes a
+    /// slot the table stays in cache, where 16-byte slots and a separate array of row 1s (700
+    /// KB) cost two cache misses per look-up, over half of a key's time (perf).
+    slots: Vec<u64>,
+    /// The distinct smallest rows 1 (packed), in increasing order: comparing ranks compares rows.
+    row1s: Vec<u64>,
+    /// Per entry: its range of `orders`.
+    entries: Vec<(u32, u32)>,
     orders: Vec<[u8; 9]>,
 }
 
 const EMPTY_SLOT: u64 = u64::MAX;
-const SLOT_BITS: u32 = 15;
+const SLOT_BITS: u32 = 14;
 
 impl Minimal {
-    fn key(p: &[u8; 9]) -> u64 {
-        pack(p.iter().copied())
+    /// The first eight entries packed, 4 bits each (the ninth follows from them). At most
+    /// 0x8888_8888: never the high half of `EMPTY_SLOT`.
+    fn key(p: &[u8; 9]) -> u32 {
+        pack(p[..8].iter().copied()) as u32
     }
 
-    fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOT_BITS)) as usize
+    fn slot(key: u32) -> usize {
+        (u64::from(key).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOT_BITS)) as usize
     }
 
     /// Every permutation's entry, one search per class: renaming the columns by a permutation
@@ -263,9 +271,16 @@ impl Minimal {
     /// into a few classes; searching each permutation instead took 25 ms, a twentieth of a
     /// 10,000-puzzle run on one thread.
     fn build() -> Minimal {
-        let mut t = Minimal { slots: vec![(EMPTY_SLOT, 0); 1 << SLOT_BITS], entries: Vec::new(), orders: Vec::new() };
+        let mut t = Minimal {
+            slots: vec![EMPTY_SLOT; 1 << SLOT_BITS],
+            row1s: Vec::new(),
+            entries: Vec::new(),
+            orders: Vec::new(),
+        };
+        // Each entry's smallest row 1, ranked once all are known.
+        let mut row1_of = Vec::new();
         let group = stack_keeping_perms();
-        fn perms(j: usize, p: &mut [u8; 9], used: u16, group: &[[u8; 9]], t: &mut Minimal) {
+        fn perms(j: usize, p: &mut [u8; 9], used: u16, group: &[[u8; 9]], t: &mut Minimal, row1_of: &mut Vec<u64>) {
             if j == 9 {
                 if t.find(p).is_ok() {
                     return;
@@ -277,19 +292,27 @@ impl Minimal {
                         q[sigma[u] as usize] = sigma[p[u] as usize];
                     }
                     if let Err(free) = t.find(&q) {
-                        t.slots[free] = (Minimal::key(&q), t.entries.len() as u32);
-                        t.entries.push((row1, t.orders.len() as u32, orders.len() as u32));
+                        t.slots[free] = u64::from(Minimal::key(&q)) << 32 | t.entries.len() as u64;
+                        t.entries.push((t.orders.len() as u32, orders.len() as u32));
                         t.orders.extend(orders.iter().map(|o| o.map(|u| sigma[u as usize])));
+                        row1_of.push(row1);
                     }
                 }
                 return;
             }
             for k in (0..9u8).filter(|&k| used >> k & 1 == 0 && k / 3 != j as u8 / 3) {
                 p[j] = k;
-                perms(j + 1, p, used | 1 << k, group, t);
+                perms(j + 1, p, used | 1 << k, group, t, row1_of);
             }
         }
-        perms(0, &mut [0; 9], 0, &group, &mut t);
+        perms(0, &mut [0; 9], 0, &group, &mut t, &mut row1_of);
+        t.row1s = row1_of.clone();
+        t.row1s.sort_unstable();
+        t.row1s.dedup();
+        for slot in t.slots.iter_mut().filter(|s| **s != EMPTY_SLOT) {
+            let rank = t.row1s.binary_search(&row1_of[(*slot & 0xffff) as usize]).expect("ranked");
+            *slot |= (rank as u64) << 16;
+        }
         t
     }
 
@@ -298,9 +321,9 @@ impl Minimal {
         let key = Minimal::key(p);
         let mut i = Minimal::slot(key);
         loop {
-            match self.slots[i].0 {
-                k if k == key => return Ok(i),
+            match self.slots[i] {
                 EMPTY_SLOT => return Err(i),
+                s if (s >> 32) as u32 == key => return Ok(i),
                 _ => i = (i + 1) & ((1 << SLOT_BITS) - 1),
             }
         }
@@ -311,11 +334,16 @@ impl Minimal {
         TABLE.get_or_init(Minimal::build)
     }
 
-    /// The smallest row 1 of `p` and the column orders reaching it.
-    fn of(&self, p: &[u8; 9]) -> (u64, &[[u8; 9]]) {
-        let i = self.find(p).expect("a row pair's permutation is in the table");
-        let (row1, at, n) = self.entries[self.slots[i].1 as usize];
-        (row1, &self.orders[at as usize..(at + n) as usize])
+    /// The rank of `p`'s smallest row 1 (`row1s`) and its entry (`orders`).
+    fn of(&self, p: &[u8; 9]) -> (u16, u16) {
+        let slot = self.slots[self.find(p).expect("a row pair's permutation is in the table")];
+        ((slot >> 16) as u16, slot as u16)
+    }
+
+    /// The column orders reaching an entry's smallest row 1.
+    fn orders(&self, entry: u16) -> &[[u8; 9]] {
+        let (at, n) = self.entries[usize::from(entry)];
+        &self.orders[at as usize..(at + n) as usize]
     }
 }
 
@@ -343,8 +371,8 @@ fn stack_keeping_perms() -> Vec<[u8; 9]> {
 fn starts(sols: &[Grid; 2]) -> Vec<Start> {
     let table = Minimal::get();
     // The choices reaching the smallest row 1: (t, r0, r1, their column orders).
-    let mut best1 = u64::MAX;
-    let mut ties: Vec<(usize, usize, usize, &[[u8; 9]])> = Vec::with_capacity(36);
+    let mut best1 = u16::MAX;
+    let mut ties: Vec<(usize, usize, usize, u16)> = Vec::with_capacity(36);
     let mut ats = [[[0u8; 10]; 9]; 2];
     for (t, g) in sols.iter().enumerate() {
         for r0 in 0..9 {
@@ -355,23 +383,23 @@ fn starts(sols: &[Grid; 2]) -> Vec<Start> {
             let band = r0 / 3 * 3;
             for r1 in (band..band + 3).filter(|&r| r != r0) {
                 let p: [u8; 9] = std::array::from_fn(|j| at[g[r1 * 9 + j] as usize]);
-                let (row1, orders) = table.of(&p);
-                if row1 < best1 {
-                    best1 = row1;
+                let (rank1, entry) = table.of(&p);
+                if rank1 < best1 {
+                    best1 = rank1;
                     ties.clear();
                 }
-                if row1 == best1 {
-                    ties.push((t, r0, r1, orders));
+                if rank1 == best1 {
+                    ties.push((t, r0, r1, entry));
                 }
             }
         }
     }
     let mut best2 = u64::MAX;
     let mut found = Vec::new();
-    for (t, r0, r1, orders) in ties {
+    for (t, r0, r1, entry) in ties {
         let (g, at) = (&sols[t], &ats[t][r0]);
         let r2 = 3 * (r0 / 3 * 3) + 3 - r0 - r1;
-        for &order in orders {
+        for &order in table.orders(entry) {
             let mut inv = [0u8; 9];
             for (q, &o) in order.iter().enumerate() {
                 inv[o as usize] = q as u8;
@@ -550,8 +578,10 @@ mod tests {
         let t = Minimal::get();
         // Permutations of 9 columns none of which stays in its stack.
         assert_eq!(t.entries.len(), 12_096);
-        assert!(t.entries.iter().all(|&(row1, _, n)| n >= 1 && row1 >> 32 == 4));
-        assert_eq!(t.slots.iter().filter(|s| s.0 != EMPTY_SLOT).count(), 12_096);
+        assert!(t.entries.iter().all(|&(_, n)| n >= 1));
+        // Row 1 always starts with 4: column 0's digit sits in another stack of row 0.
+        assert!(t.row1s.iter().all(|&row1| row1 >> 32 == 4));
+        assert_eq!(t.slots.iter().filter(|&&s| s != EMPTY_SLOT).count(), 12_096);
     }
 
     #[test]
@@ -559,13 +589,17 @@ mod tests {
         let t = Minimal::get();
         let mut p = [0u8; 9];
         let mut checked = 0;
-        for &(key, _) in t.slots.iter().filter(|s| s.0 != EMPTY_SLOT) {
-            for (j, x) in p.iter_mut().enumerate() {
-                *x = (key >> (4 * (8 - j)) & 15) as u8;
+        for &slot in t.slots.iter().filter(|&&s| s != EMPTY_SLOT) {
+            let key = slot >> 32;
+            for (j, x) in p.iter_mut().take(8).enumerate() {
+                *x = (key >> (4 * (7 - j)) & 15) as u8;
             }
-            let (row1, orders) = t.of(&p);
+            // The ninth entry: the column the first eight leave.
+            p[8] = (0..9).find(|k| !p[..8].contains(k)).unwrap();
+            let (rank, entry) = t.of(&p);
+            let row1 = t.row1s[usize::from(rank)];
             let (want_row1, mut want) = RowSearch::minimal(p);
-            let mut got = orders.to_vec();
+            let mut got = t.orders(entry).to_vec();
             got.sort_unstable();
             want.sort_unstable();
             assert_eq!((row1, got), (want_row1, want), "{p:?}");
