@@ -324,7 +324,15 @@ impl Remover {
     /// keeps a clue for good, so it is dropped from the sets checked.
     fn keep_for_good(&mut self, orbit: &[u8]) {
         let m = orbit.iter().fold(0u128, |m, &c| m | CELL_BIT[c as usize]);
-        self.unavoidable.retain(|&u| u & m == 0);
+        // `retain` without a branch per set: whether a set holds the orbit is a coin toss.
+        let sets = &mut self.unavoidable;
+        let mut kept = 0;
+        for i in 0..sets.len() {
+            let u = sets[i];
+            sets[kept] = u;
+            kept += usize::from(u & m == 0);
+        }
+        sets.truncate(kept);
     }
 }
 
