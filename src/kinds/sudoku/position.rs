@@ -14,7 +14,7 @@
 //! The position knows the solution only to audit soundness (`unsound` counts steps that
 //! contradicted it) and for the trial level's last-resort guess.
 
-use super::geometry::{houses_of, Cells, HOUSES, PEERS};
+use super::geometry::{houses_of, Cells, HOUSES, HOUSE_MASK, PEERS};
 use crate::common::DigitSet;
 
 #[derive(Clone)]
@@ -86,51 +86,48 @@ impl Position {
             if cand.len() == 1 {
                 p.single_cells = p.single_cells.or(Cells::one(cell));
             }
-            for d in cand.iter() {
-                p.digit_cells[d as usize] = p.digit_cells[d as usize].or(Cells::one(cell));
-                for h in hs {
-                    p.places[h][d as usize] += 1;
-                }
+        }
+        // Digit by digit, without a branch: its places are the empty cells outside the houses
+        // holding it, and a house's count is a popcount. (Counting cell by cell, candidate by
+        // candidate, chained every update through memory: 3% of a generation run, perf.)
+        for d in 1..=9 {
+            let blocked = HOUSE_MASK
+                .iter()
+                .zip(&placed)
+                .fold(0u128, |m, (house, &digits)| m | (house.0 & u128::from(digits >> d & 1).wrapping_neg()));
+            let cells = p.empty.0 & !blocked;
+            p.digit_cells[d] = Cells(cells);
+            for (h, house) in HOUSE_MASK.iter().enumerate() {
+                let n = (cells & house.0).count_ones();
+                p.places[h][d] = n as u8;
+                p.open_pairs += u32::from(n > 0);
+                p.once[h] |= u16::from(n == 1) << d;
             }
         }
-        for (h, places) in p.places.iter().enumerate() {
-            for d in 1..=9 {
-                p.open_pairs += u32::from(places[d] > 0);
-                if places[d] == 1 {
-                    p.once[h] |= 1 << d;
-                    p.hidden += 1;
-                }
-            }
-        }
+        p.hidden = p.once.iter().map(|m| m.count_ones()).sum();
         p
     }
 
     /// Take `d` out of empty cell `c`'s candidates (it must be there), keeping every count.
     #[inline]
     fn drop_candidate(&mut self, c: usize, d: u8) {
+        // Without a branch on the counts left (which way they go is data, and mispredicted):
+        // by the invariants, a cell is in `single_cells` exactly when it has one candidate,
+        // and `d` is in `once[h]` exactly when it has one place in `h`.
         self.cand[c].remove(d);
-        self.digit_cells[d as usize] = self.digit_cells[d as usize].minus(Cells::one(c));
-        match self.cand[c].len() {
-            1 => self.single_cells = self.single_cells.or(Cells::one(c)),
-            0 => self.single_cells = self.single_cells.minus(Cells::one(c)),
-            _ => {}
-        }
+        let bit = Cells::one(c);
+        self.digit_cells[d as usize] = self.digit_cells[d as usize].minus(bit);
+        let one_left = u128::from(self.cand[c].len() == 1);
+        self.single_cells = Cells((self.single_cells.0 & !bit.0) | (bit.0 & one_left.wrapping_neg()));
         for h in houses_of(c) {
             self.house_gen[h] = self.house_gen[h].wrapping_add(1);
             let n = &mut self.places[h][d as usize];
             *n -= 1;
-            match *n {
-                1 => {
-                    self.once[h] |= 1 << d;
-                    self.hidden += 1;
-                }
-                0 => {
-                    self.once[h] &= !(1 << d);
-                    self.hidden -= 1;
-                    self.open_pairs -= 1;
-                }
-                _ => {}
-            }
+            let (once, none) = (*n == 1, *n == 0);
+            self.once[h] = (self.once[h] & !(1 << d)) | u16::from(once) << d;
+            // Going to one place adds a hidden single, going from one to none takes it away.
+            self.hidden = self.hidden + u32::from(once) - u32::from(none);
+            self.open_pairs -= u32::from(none);
         }
     }
 
