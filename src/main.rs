@@ -10,6 +10,7 @@ use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    keep_freed_memory();
     let cli = puzzle_factory::cli::parse();
     match puzzle_factory::run(cli) {
         Ok(code) => code,
@@ -23,6 +24,21 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         }
+    }
+}
+
+/// Let glibc keep freed memory at the top of the heap instead of returning it at every
+/// 128 KB: the pipeline allocates and frees per puzzle, and the heap was shrunk and grown
+/// again all run long, each time with fresh pages to fault in (half of a 20,000-puzzle
+/// Sudoku run's 5,300 page faults; medians of 15 runs: 0.470 -> 0.456 s for 10,000 puzzles
+/// on one thread). Resident memory is unchanged (20 MB at most in that run): only what the
+/// heap's peak already took stays mapped.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets allocator parameters; called before any thread is started.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 256 << 20);
+        libc::mallopt(libc::M_TOP_PAD, 16 << 20);
     }
 }
 
