@@ -7,7 +7,8 @@
 
 use super::geometry::CELL_BIT;
 use super::solve::{
-    count_solutions, digit_band_bit, has_other_solution_from, other_solution_cells_from, BandSolver, Bands, Blocked,
+    count_solutions, digit_band_bit, digit_bands, has_other_solution_from, other_solution_cells_from, BandSolver,
+    Bands, Blocked,
 };
 use super::Grid;
 use crate::kinds::Reject;
@@ -248,11 +249,7 @@ fn mask_of(cells: &[&Vec<u8>]) -> u128 {
 
 impl Remover {
     fn new(solution: Grid) -> Remover {
-        let mut placed = [0u32; 27];
-        for (c, &d) in solution.iter().enumerate() {
-            let (sb, bit) = digit_band_bit(c, d);
-            placed[sb] |= bit;
-        }
+        let placed = digit_bands(&solution).expect("a solution grid holds digits 1-9");
         Remover {
             solution,
             solution_bands: placed,

@@ -38,7 +38,7 @@ fn other_bands(sb: usize) -> (usize, usize) {
 /// ORs each cell into a slot in memory, and the blanks all land in the same slot, a chain of
 /// store-to-load dependencies: it took 7.7% of `solve` on 17-clue puzzles (perf).
 #[cfg(target_arch = "x86_64")]
-fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
+pub fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
     use std::arch::x86_64::*;
     let word = |i: usize| i64::from_le_bytes(grid[i..i + 8].try_into().expect("8 bytes"));
     // SAFETY: the intrinsics only need SSE2, which every x86-64 processor has; none touches
@@ -66,7 +66,7 @@ fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
+pub fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
     // Slot (digit * 3 + band); digit 0 (blank) fills a dummy slot.
     let mut slots = [0u32; 30];
     for band in 0..3 {
@@ -141,7 +141,28 @@ impl BandSolver {
     /// and no check is made.
     /// `clues` holds bit `cell` for each given.
     pub fn from_solution_part(placed: &Bands, blocked: &Blocked, clues: u128) -> BandSolver {
-        let filled = [0, 1, 2].map(|b| (clues >> (27 * b)) as u32 & ALL);
+        Self::from_parts(placed, blocked, [0, 1, 2].map(|b| (clues >> (27 * b)) as u32 & ALL))
+    }
+
+    fn from_digit_bands(placed: &[u32; 27]) -> Option<BandSolver> {
+        let filled = [0, 1, 2].map(|b| (0..9).fold(0u32, |m, d| m | placed[d * 3 + b]));
+        // Givens clash when a digit has more givens than distinct rows, boxes or columns holding
+        // it. A digit never has fewer of any, so it is enough to compare the sum of the three
+        // over all digits with three times the number of givens. Counted with a table:
+        // `count_ones` is a software loop on baseline x86-64.
+        let pop27 = |x: u32| {
+            POP9[(x & 0o777) as usize] + POP9[((x >> 9) & 0o777) as usize] + POP9[((x >> 18) & 0o777) as usize]
+        };
+        let givens = pop27(filled[0]) + pop27(filled[1]) + pop27(filled[2]);
+        let mut blocked = Blocked([0; 27]);
+        let lines: u32 = (0..9).map(|d| blocked.update(placed, d)).sum();
+        (lines == 3 * givens).then(|| Self::from_parts(placed, &blocked, filled))
+    }
+
+    /// The solver for givens `placed` whose digits block `blocked`, `filled` holding each band's
+    /// givens: a digit-band's candidates are its givens and the empty cells its digit's givens
+    /// do not block.
+    fn from_parts(placed: &Bands, blocked: &Blocked, filled: [u32; 3]) -> BandSolver {
         let mut cand = [0u32; 27];
         for sb in (0..27).step_by(3) {
             for b in 0..3 {
@@ -149,46 +170,6 @@ impl BandSolver {
             }
         }
         BandSolver { cand, seen: [0; 27], unsolved: filled.map(|f| ALL & !f), bivalue: [0; 3], opaque_ones: ALL }
-    }
-
-    fn from_digit_bands(placed: &[u32; 27]) -> Option<BandSolver> {
-        let filled = [0, 1, 2].map(|b| (0..9).fold(0u32, |m, d| m | placed[d * 3 + b]));
-        // Givens clash when a digit has more givens than distinct rows, boxes or columns holding
-        // it. A digit never has fewer, so it is enough to compare the sums over all digits with
-        // the number of givens. Counted with a table: `count_ones` is a software loop on
-        // baseline x86-64.
-        let pop27 = |x: u32| {
-            POP9[(x & 0o777) as usize] + POP9[((x >> 9) & 0o777) as usize] + POP9[((x >> 18) & 0o777) as usize]
-        };
-        let givens = pop27(filled[0]) + pop27(filled[1]) + pop27(filled[2]);
-        let (mut in_rows, mut in_boxes, mut in_cols) = (0, 0, 0);
-        let mut cand = [0u32; 27];
-        for d in 0..9 {
-            let p = [placed[d * 3], placed[d * 3 + 1], placed[d * 3 + 2]];
-            let cols = p.map(|x| (x | x >> 9 | x >> 18) & 0o777);
-            let all_cols = cols[0] | cols[1] | cols[2];
-            in_cols += POP9[all_cols as usize];
-            let col_cells = all_cols | all_cols << 9 | all_cols << 18;
-            let (mut rows9, mut boxes9) = (0, 0);
-            for b in 0..3 {
-                let rows = ((p[b] & 0o777 != 0) as u32)
-                    | (((p[b] >> 9) & 0o777 != 0) as u32) << 1
-                    | (((p[b] >> 18) & 0o777 != 0) as u32) << 2;
-                let boxes = SHRINK[cols[b] as usize] & 7;
-                rows9 |= rows << (3 * b);
-                boxes9 |= boxes << (3 * b);
-                cand[d * 3 + b] =
-                    (ALL & !(ROW_CELLS[rows as usize] | BOX_CELLS[boxes as usize] | col_cells | filled[b])) | p[b];
-            }
-            in_rows += POP9[rows9 as usize];
-            in_boxes += POP9[boxes9 as usize];
-        }
-        let clash = in_rows != givens || in_boxes != givens || in_cols != givens;
-        if clash {
-            return None;
-        }
-        let unsolved = filled.map(|f| ALL & !f);
-        Some(BandSolver { cand, seen: [0; 27], unsolved, bivalue: [0; 3], opaque_ones: ALL })
     }
 
     /// The candidates, one 27-bit set per digit-band (tests compare solvers built two ways).
@@ -643,19 +624,25 @@ impl Blocked {
         b
     }
 
-    /// Recompute digit `d`'s (0-8) blocked cells after its givens in `placed` changed.
-    pub fn update(&mut self, placed: &Bands, d: usize) {
+    /// Recompute digit `d`'s (0-8) blocked cells after its givens in `placed` changed. Returns
+    /// how many rows, boxes and columns hold the digit, together (`from_digit_bands`' clash
+    /// check).
+    pub fn update(&mut self, placed: &Bands, d: usize) -> u32 {
         let p = [placed[d * 3], placed[d * 3 + 1], placed[d * 3 + 2]];
         let cols = p.map(|x| (x | x >> 9 | x >> 18) & 0o777);
         let all_cols = cols[0] | cols[1] | cols[2];
         let col_cells = all_cols | all_cols << 9 | all_cols << 18;
+        let (mut rows9, mut boxes9) = (0, 0);
         for b in 0..3 {
             let rows = ((p[b] & 0o777 != 0) as u32)
                 | (((p[b] >> 9) & 0o777 != 0) as u32) << 1
                 | (((p[b] >> 18) & 0o777 != 0) as u32) << 2;
             let boxes = SHRINK[cols[b] as usize] & 7;
+            rows9 |= rows << (3 * b);
+            boxes9 |= boxes << (3 * b);
             self.0[d * 3 + b] = ROW_CELLS[rows as usize] | BOX_CELLS[boxes as usize] | col_cells;
         }
+        POP9[rows9 as usize] + POP9[boxes9 as usize] + POP9[all_cols as usize]
     }
 }
 
