@@ -10,6 +10,7 @@ pub mod generate;
 pub mod geometry;
 pub mod notation;
 pub mod position;
+mod scan_cache;
 pub mod singles;
 pub mod solve;
 pub mod steer;

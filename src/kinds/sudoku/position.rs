@@ -35,10 +35,10 @@ pub struct Position {
     /// Bumped whenever a candidate leaves a cell of the house: what the subset techniques'
     /// per-house results are keyed by.
     pub(super) house_gen: [u32; 27],
-    /// Those results (`techniques::SubsetCache`), made at the first subset scan.
-    pub(super) subsets: Option<super::techniques::SubsetCache>,
-    /// Fish results per digit (`techniques::FishCache`), made at the first fish scan.
-    pub(super) fish: Option<super::techniques::FishCache>,
+    /// Those results (`scan_cache::SubsetCache`), made at the first subset scan.
+    pub(super) subsets: Option<super::scan_cache::SubsetCache>,
+    /// Fish results per digit (`scan_cache::FishCache`), made at the first fish scan.
+    pub(super) fish: Option<super::scan_cache::FishCache>,
 }
 
 /// One move of the rater: place a digit, or remove some digits from some cells; `from` is the

@@ -7,6 +7,7 @@
 
 use super::geometry::{cell_name, common_peers, Cells, HOUSES, HOUSE_MASK, PEERS};
 use super::position::{Position, Step};
+use super::scan_cache::{FishCache, SubsetCache};
 use super::solve::Prober;
 use crate::common::combos::binom;
 use crate::common::latin;
@@ -443,97 +444,6 @@ impl Position {
             // solver that backtracks would eventually keep.
             let c = first_cell.or_else(|| self.empty.first()).expect("trial on an unsolved position");
             t.first = Some(Step::Place { cell: c as u8, digit: self.solution[c] });
-        }
-    }
-}
-
-/// One scan's result over part of the position (a house for a subset technique, a digit for a
-/// fish size), and the key of that part's state it was made for (the house's `house_gen`, the
-/// digit's places): valid while the key has not changed.
-#[derive(Clone, Copy)]
-struct Kept<K> {
-    key: Option<K>,
-    situations: u32,
-    successes: u32,
-    first: Option<Step>,
-}
-
-impl<K: Copy + PartialEq> Kept<K> {
-    const NONE: Kept<K> = Kept { key: None, situations: 0, successes: 0, first: None };
-
-    /// Add this part's result to `t`, scanning it again with `scan` first if its state is no
-    /// longer `key`.
-    fn record(&mut self, key: K, t: &mut Tally<Step>, scan: impl FnOnce(&mut Tally<Step>)) {
-        if self.key != Some(key) {
-            let mut part = Tally::default();
-            scan(&mut part);
-            *self = Kept { key: Some(key), situations: part.situations, successes: part.successes, first: part.first };
-        }
-        t.record_many(self.situations, self.successes, || self.first);
-    }
-}
-
-/// Per-digit results of the three fish sizes (2, 3, 4 base lines). Both caches are made on
-/// the heap row by row: a whole array built on the stack and then boxed was copied (10 KB
-/// per rated puzzle for the subset results).
-#[derive(Clone)]
-pub struct FishCache(Box<[[Kept<Cells>; 9]]>);
-
-impl FishCache {
-    /// A cache from this thread's spare (`Spare`), else a new one. Entries left from another
-    /// position need no clearing: a fish result depends on its digit's places alone, which are
-    /// its key.
-    fn take() -> FishCache {
-        SPARE
-            .with_borrow_mut(|s| s.fish.take())
-            .unwrap_or_else(|| FishCache(vec![[Kept::NONE; 9]; 3].into_boxed_slice()))
-    }
-}
-
-/// Per-house results of the six subset techniques (naked, then hidden; 2, 3, 4 cells).
-#[derive(Clone)]
-pub struct SubsetCache(Box<[[Kept<u32>; 27]]>);
-
-impl SubsetCache {
-    /// A cache from this thread's spare (`Spare`), its keys cleared (they count a position's
-    /// changes, so another position's would mislead), else a new one.
-    fn take() -> SubsetCache {
-        match SPARE.with_borrow_mut(|s| s.subsets.take()) {
-            Some(mut c) => {
-                for kept in c.0.iter_mut().flatten() {
-                    kept.key = None;
-                }
-                c
-            }
-            None => SubsetCache(vec![[Kept::NONE; 27]; 6].into_boxed_slice()),
-        }
-    }
-}
-
-/// The caches of the last position rated on this thread, handed to the next one when it first
-/// needs them (`Position`'s `drop`): made anew for every rating, their 12 KB were allocated,
-/// filled and freed per puzzle, 2-3% of a generation run's time (perf).
-#[derive(Default)]
-pub(super) struct Spare {
-    subsets: Option<SubsetCache>,
-    fish: Option<FishCache>,
-}
-
-thread_local! {
-    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
-}
-
-impl Drop for Position {
-    fn drop(&mut self) {
-        let (subsets, fish) = (self.subsets.take(), self.fish.take());
-        if subsets.is_some() || fish.is_some() {
-            // `try_with`: a position dropped while the thread exits just frees its caches.
-            let _ = SPARE.try_with(|s| {
-                if let Ok(mut s) = s.try_borrow_mut() {
-                    s.subsets = s.subsets.take().or(subsets);
-                    s.fish = s.fish.take().or(fish);
-                }
-            });
         }
     }
 }
