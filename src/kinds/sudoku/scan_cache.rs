@@ -73,7 +73,7 @@ impl SubsetCache {
 /// needs them (`Position`'s `drop`): made anew for every rating, their 12 KB were allocated,
 /// filled and freed per puzzle, 2-3% of a generation run's time (perf).
 #[derive(Default)]
-pub(super) struct Spare {
+struct Spare {
     subsets: Option<SubsetCache>,
     fish: Option<FishCache>,
 }
