@@ -6,6 +6,7 @@
 mod common;
 
 mod book;
+mod cli_finish;
 mod cli_inputs;
 mod cli_order;
 mod cli_outdir;

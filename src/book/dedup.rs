@@ -9,8 +9,8 @@
 //! (0.002 %), so scans are rare even at a million keys.
 //!
 //! The key files are scratch: `.keys` and `.exclude` (the sorted exclude keys, so that a
-//! resumed run needs no exclude file) live in the staging folder until the run finishes and are
-//! removed before the book is committed. `.keys` is part of the saved run state: its length is
+//! resumed run needs no exclude file) live in the staging folder until the run is sealed, and
+//! the commit removes them with the other scratch files (`outdir`). `.keys` is part of the saved run state: its length is
 //! saved with the other files' lengths, and a resumed run truncates it to that length.
 
 use anyhow::{Context as _, Result};
@@ -167,16 +167,6 @@ impl Dedup {
     pub fn excluded(&self) -> usize {
         self.exclude.len()
     }
-
-    /// Remove the scratch files (before the book is committed).
-    pub fn finish(self, dir: &Path) -> Result<()> {
-        drop(self.keys);
-        for name in [KEYS, EXCLUDE] {
-            let p = dir.join(name);
-            std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -205,8 +195,6 @@ mod tests {
         assert!(r.contains(key(509)).unwrap() && r.contains(key(1)).unwrap());
         assert!(!r.contains(key(510)).unwrap() && !r.contains(key(999)).unwrap());
         assert_eq!(std::fs::metadata(dir.path().join(KEYS)).unwrap().len(), 500 * 16);
-        r.finish(dir.path()).unwrap();
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod record;
 pub mod report;
 pub mod stats;
 pub mod writer;
+pub mod written;
 
 pub use calibration::Calibration;
 pub use record::Record;

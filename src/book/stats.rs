@@ -283,20 +283,6 @@ impl Stats {
         Ok(())
     }
 
-    /// Remove the step files from `dir` (before the book is committed).
-    pub fn remove_steps(dir: &Path) -> Result<()> {
-        for g in 0..4 {
-            let path = Self::steps_path(dir, g);
-            match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(e).with_context(|| format!("removing {}", path.display()))
-                }
-                _ => {}
-            }
-        }
-        Ok(())
-    }
-
     pub fn accepted(&self) -> u64 {
         self.all.count
     }

@@ -44,12 +44,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 
 /// Flags of `generate` that belong to one invocation, not to the run: they may differ on
 /// `--resume`.
-const INVOCATION_FLAGS: [&str; 6] = ["out", "force", "resume", "time_limit", "threads", "quiet"];
+/// `--time-limit` is not one of them: it is the run's, counted over all its sessions.
+const INVOCATION_FLAGS: [&str; 5] = ["out", "force", "resume", "threads", "quiet"];
 
 /// `generate --resume` on a folder with a saved run: the saved run's command line, with this
 /// invocation's own flags; every other flag given now must match the saved one (exit 2).
 fn resume_command_line(cli: Cli) -> Result<(Cli, Option<SavedRun>)> {
-    let Command::Generate { resume: true, ref out, time_limit, .. } = cli.command else { return Ok((cli, None)) };
+    let Command::Generate { resume: true, ref out, .. } = cli.command else { return Ok((cli, None)) };
     let Some(bytes) = crate::book::outdir::saved_state(out)? else { return Ok((cli, None)) };
     let saved = SavedRun::from_bytes(&bytes, &format!("--out {}", out.display()))?;
     let mut old = crate::cli::parse_from(&saved.argv);
@@ -86,9 +87,8 @@ fn resume_command_line(cli: Cli) -> Result<(Cli, Option<SavedRun>)> {
             .into());
         }
     }
-    if let Command::Generate { out: o, time_limit: t, resume: r, force: f, .. } = &mut old.command {
+    if let Command::Generate { out: o, resume: r, force: f, .. } = &mut old.command {
         *o = out.clone();
-        *t = time_limit;
         *r = true;
         *f = false;
     }
@@ -114,6 +114,21 @@ fn resolved_argv(argv: &[String], shard: Option<crate::cli::Shard>) -> Vec<Strin
         after_flag = a == "--shard";
     }
     out
+}
+
+/// `--resume` where nothing is saved starts a run only when the command line defines one
+/// (`--seed`, and `--count` or `--quota`), as a script that always passes `--resume` does;
+/// never on the defaults alone.
+fn defines_a_run(m: &clap::ArgMatches, out: &std::path::Path) -> Result<(), UsageError> {
+    let given = |id: &str| m.value_source(id) == Some(ValueSource::CommandLine);
+    if given("seed") && (given("count") || given("quota")) {
+        return Ok(());
+    }
+    Err(UsageError(format!(
+        "--resume: no run is saved for --out {}, so there is nothing to continue; to start one, give its --seed \
+         and --count or --quota (with or without --resume)",
+        out.display()
+    )))
 }
 
 fn shard_of(c: &Command) -> Option<crate::cli::Shard> {
@@ -227,11 +242,18 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             let resumed = if resume {
                 match generate::find_resumable(&out)? {
                     generate::Resumable::Run(dir, saved) => Some((dir, *saved)),
+                    generate::Resumable::Sealed(dir, saved) => {
+                        return generate::complete(dir, &saved, &out, cli.quiet);
+                    }
                     generate::Resumable::Finished => {
                         eprintln!("--out {}: the run there is finished; nothing to resume", out.display());
                         return Ok(ExitCode::SUCCESS);
                     }
-                    generate::Resumable::Fresh => None,
+                    generate::Resumable::Restart => None,
+                    generate::Resumable::Nothing => {
+                        defines_a_run(&cli.kind_flags, &out)?;
+                        None
+                    }
                 }
             } else {
                 None

@@ -16,7 +16,7 @@ pub mod state;
 
 use crate::book::dedup::Dedup;
 use crate::book::id::IdPrefix;
-use crate::book::outdir::{OutDir, Resume};
+use crate::book::outdir::{crash_point, OutDir, Resume};
 use crate::book::report;
 use crate::book::{BookWriter, Calibration, Record, Stats};
 use crate::cli::{Quota, Shard};
@@ -27,11 +27,11 @@ use crate::kinds::{GradeKey, Kind};
 use crate::pipeline::batch::{self, Boundary, Ended};
 use crate::pipeline::{Constraint, Context, Processed};
 use crate::rate::{Technique, Trace};
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use sink::{RunSink, Stop};
-use state::{Progress, SavedRun};
+use state::{Finished, Progress, SavedRun};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -227,8 +227,9 @@ fn start<'a, K: Kind>(
         config: toml::to_string(&cfg.table)?,
         manifest: manifest::<K>(cfg, req, &per_file),
         progress: None,
+        finished: None,
     };
-    let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?)?);
+    let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?, true)?);
     let book = BookWriter::create::<K>(dir.staging(), req.overflow, req.techniques.paths)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
     let state = State { book, dedup, stats: Stats::new::<K>().in_dir(dir.staging()), progress: Progress::default() };
@@ -268,6 +269,8 @@ fn new_sink<'a, K: Kind>(
     run: &crate::config::RunSection,
 ) -> Result<RunSink<'a, K>> {
     let State { book, dedup, stats, progress } = state;
+    // The limit is the run's, over all its sessions.
+    let deadline = req.time_limit.map(|t| Instant::now() + t.saturating_sub(Duration::from_secs_f64(progress.seconds)));
     let bar = progress_bar(req);
     bar.set_position(if req.quota.is_some() { progress.emitted.iter().sum() } else { progress.next });
     Ok(RunSink {
@@ -282,7 +285,7 @@ fn new_sink<'a, K: Kind>(
         steering: req.steer,
         progress,
         bar,
-        deadline: req.time_limit.map(|t| Instant::now() + t),
+        deadline,
         signal: signals()?,
         stop: None,
         started: Instant::now(),
@@ -335,7 +338,10 @@ pub fn generate<K: Kind>(
         (p, record)
     };
     let from = Boundary { next: sink.progress.next, steer: sink.progress.steer };
-    let ended = batch::run_chunks(&ctx, from, req.end(), sink.chunk as usize, prepare, &mut sink)?;
+    let shown = req.out.display();
+    let saved_note = || format!("the run is saved: `puzzle-factory generate --resume --out {shown}` continues it");
+    let ended =
+        batch::run_chunks(&ctx, from, req.end(), sink.chunk as usize, prepare, &mut sink).with_context(saved_note)?;
     sink.bar.finish_and_clear();
     sink.saver.wait()?;
     if let Ended::Stopped(at) = ended {
@@ -354,14 +360,30 @@ pub fn generate<K: Kind>(
     let (mut calibration, code) = finish(&ctx, &mut sink, req)?;
     calibration.thresholds.source = Some(cfg.thresholds_source(&key));
     summary::<K>(&sink, req, &calibration);
-    let RunSink { book, dedup, saved, dir, .. } = sink;
-    book.finish(&calibration, &saved.manifest)?;
-    dedup.finish(dir.staging())?;
-    Stats::remove_steps(dir.staging())?;
-    report::write_run::<K>(dir.staging(), req.seed, ctx.thresholds, &calibration)?;
+    let RunSink { book, dedup, mut saved, .. } = sink;
+    let staging = resumed.as_ref().map(|(d, _)| d).or(slot.as_ref()).expect("an open folder").staging().to_path_buf();
+    drop(dedup);
+    book.finish(&calibration, &saved.manifest).with_context(saved_note)?;
+    crash_point("books-closed");
+    report::write_run::<K>(&staging, req.seed, ctx.thresholds, &calibration).with_context(saved_note)?;
+    crash_point("report-written");
+    saved.finished = Some(Finished { code: if code == ExitCode::SUCCESS { 0 } else { 3 } });
     let dir = resumed.map(|(d, _)| d).or(slot).expect("an open folder");
-    dir.commit()?;
+    dir.commit(&serde_json::to_vec_pretty(&saved)?).with_context(|| {
+        format!("the new book is complete but not yet in place: `puzzle-factory generate --resume --out {shown}` moves it there")
+    })?;
     Ok(code)
+}
+
+/// `--resume` of a sealed run: its book is complete; move it into place and exit as the run
+/// would have.
+pub fn complete(dir: OutDir, saved: &SavedRun, out: &Path, quiet: bool) -> Result<ExitCode> {
+    let code = saved.finished.as_ref().map_or(0, |f| f.code);
+    dir.complete()?;
+    if !quiet {
+        eprintln!("--out {}: the run had finished its book; it is now in place", out.display());
+    }
+    Ok(ExitCode::from(code))
 }
 
 /// calibration.json's contents and the exit code (3 when stopped short of the quotas).
@@ -469,29 +491,36 @@ fn missing_grades(quota: &[u64; 4], made: &[u64], tried: u64, seconds: f64) -> V
         .collect()
 }
 
-/// `--resume`: the unfinished run saved for `out`, or what to do instead.
+/// `--resume`: the run saved for `out`, or what to do instead.
 pub enum Resumable {
+    /// An unfinished run to continue.
     Run(OutDir, Box<SavedRun>),
+    /// A sealed run: its book is complete, its commit to be completed (`complete`).
+    Sealed(OutDir, Box<SavedRun>),
     /// DIR holds a finished book and nothing to resume.
     Finished,
-    /// Nothing saved: start with the flags given.
-    Fresh,
+    /// A run saved before its files existed: start it again with its saved flags.
+    Restart,
+    /// Nothing saved.
+    Nothing,
 }
 
 pub fn find_resumable(out: &Path) -> Result<Resumable> {
     Ok(match OutDir::resume(out)? {
         Resume::Unfinished(dir, bytes) => {
             let saved = SavedRun::from_bytes(&bytes, &format!("--out {}", out.display()))?;
-            if saved.progress.is_none() {
+            if saved.finished.is_some() {
+                Resumable::Sealed(dir, Box::new(saved))
+            } else if saved.progress.is_none() {
                 // Killed before its files existed: nothing to continue.
-                drop(dir);
-                Resumable::Fresh
+                dir.discard()?;
+                Resumable::Restart
             } else {
                 Resumable::Run(dir, Box::new(saved))
             }
         }
         Resume::Finished => Resumable::Finished,
-        Resume::Nothing => Resumable::Fresh,
+        Resume::Nothing => Resumable::Nothing,
     })
 }
 

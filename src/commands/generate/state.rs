@@ -7,7 +7,8 @@
 //! byte length of every file the run appends to, and the statistics' counters. The files
 //! themselves (the book, the run's canonical keys, the step values) are appended; a resumed run
 //! cuts each back to its saved length and goes on from `next`, so what it writes is what the
-//! interrupted run would have written. Saved with fsync and an atomic rename
+//! interrupted run would have written. Once the book is complete the state is sealed
+//! (`finished`): nothing is computed again, only the commit is completed. Saved with fsync and an atomic rename
 //! (`OutDir::save_state`) at chunk boundaries, at most every `[run] save_every` seconds, and on SIGINT/SIGTERM.
 
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,17 @@ pub struct SavedRun {
     /// None until the run's files exist (a run killed before that starts again).
     #[serde(default)]
     pub progress: Option<Progress>,
+    /// Set when the run's book is complete and only its commit is left (`OutDir::commit`):
+    /// `--resume` then completes the commit and exits as the run would have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<Finished>,
+}
+
+/// A sealed run: what it ended with.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct Finished {
+    /// The run's exit code (0, or 3 when stopped short of its order).
+    pub code: u8,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, Default)]

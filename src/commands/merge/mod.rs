@@ -89,7 +89,7 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
             .into());
         }
     }
-    let dir = OutDir::open(out, force, &marker)?;
+    let dir = OutDir::open(out, force, &marker, false)?;
     let staging = dir.staging().to_path_buf();
     let paths = shards.iter().map(|s| s.dir.join("paths.jsonl").exists()).collect::<Vec<_>>();
     if paths.iter().any(|&p| p != paths[0]) {
@@ -121,15 +121,16 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
     cal.order = Some(order_figures(&cals, order, &tally, met));
     let manifest = merged_manifest(shards, &cals);
     book.finish(&cal, &manifest)?;
-    dedup.finish(&staging)?;
-    Stats::remove_steps(&staging)?;
+    drop(dedup);
     let seed = shards[0].manifest["seed"].as_u64().unwrap_or_default();
     report::write_run::<K>(&staging, seed, thresholds, &cal)?;
-    dir.commit()?;
+    let short = !met || cal.order.as_ref().is_some_and(|o| o.stopped == "time limit");
+    let mut sealed: Value = serde_json::from_slice(&marker)?;
+    sealed["finished"] = json!({ "code": if short { 3 } else { 0 } });
+    dir.commit(&serde_json::to_vec_pretty(&sealed)?)?;
     if !quiet {
         summary(shards.len(), &cal, &tally, order, started.elapsed(), out);
     }
-    let short = !met || cal.order.as_ref().is_some_and(|o| o.stopped == "time limit");
     Ok(if short { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
