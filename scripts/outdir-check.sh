@@ -5,7 +5,8 @@
 # 2. KILLS runs (seed 6, --force), each killed with kill -9 at a random moment, on even tries
 #    over a finished book (seed 5), on odd tries into an absent folder: afterwards the folder must
 #    hold the previous book byte-identical, the new book complete, or no book at all (never a
-#    mix), and no scratch file may exist beside it except the lock and the staging folder.
+#    mix), and no scratch file may exist beside it except the lock and the staging folder, nor in
+#    it but the book's record of its files (.written.json).
 #
 # Usage: scripts/outdir-check.sh [KILLS] [COUNT]   (defaults: 20 kills, 3000 Sudoku candidates;
 #        the concurrent runs make 20 × COUNT so the first is still running when the second starts)
@@ -71,7 +72,7 @@ for i in $(seq 1 "$kills"); do
   wait $pid 2>/dev/null || true
   after=$(digest "$tmp/k")
   stray=$(cd "$tmp" && ls -A | grep -E '^\.k\.' | grep -vE '^\.k\.(lock|staging)$' || true)
-  inside=$(ls -A "$tmp/k" 2>/dev/null | grep -E '^\.' || true)
+  inside=$(ls -A "$tmp/k" 2>/dev/null | grep -E '^\.' | grep -vx '.written.json' || true)
   case "$after" in
     "$ref5") kind="previous book"; prev=$((prev+1)) ;;
     "$ref6") kind="new book"; new=$((new+1)) ;;

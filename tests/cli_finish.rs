@@ -124,7 +124,7 @@ fn a_failed_resume_keeps_the_saved_run() {
         let o = generate(&out, &["--resume"], None);
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert!(stderr(&o).contains(".keys"), "{}", stderr(&o));
-        assert!(staging.join("run.json").exists(), "a failed resume deleted the saved run");
+        assert!(staging.join(".run.json").exists(), "a failed resume deleted the saved run");
         assert!(!out.exists());
     }
     // Put back, it resumes.
@@ -158,7 +158,7 @@ fn the_time_limit_belongs_to_the_run() {
     let o = generate(&out, &["--resume", "--time-limit", "1s"], None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--time-limit 1s differs from the saved run"), "{}", stderr(&o));
-    assert!(tmp.path().join(".book.staging/run.json").exists());
+    assert!(tmp.path().join(".book.staging/.run.json").exists());
 }
 
 #[test]

@@ -192,7 +192,7 @@ fn mismatched_shards_are_refused_naming_the_mismatch() {
         .arg(p("killed"))
         .spawn()
         .unwrap();
-    let staging = tmp.path().join(".killed.staging/run.json");
+    let staging = tmp.path().join(".killed.staging/.run.json");
     let start = std::time::Instant::now();
     while !staging.exists() && start.elapsed().as_secs() < 20 {
         std::thread::sleep(std::time::Duration::from_millis(20));

@@ -7,7 +7,7 @@
 //!    book (unless `--force`), an unfinished run, or anything the book's record of its files
 //!    (`written`) does not list unchanged;
 //! 3. writes every file into the staging folder `.<name>.staging` beside DIR, which holds a
-//!    `run.json` marker while the run is unfinished (the saved state of a `generate` run);
+//!    `.run.json` marker while the run is unfinished (the saved state of a `generate` run);
 //! 4. commits in steps, each safe to be killed after:
 //!    - `sealed`: the marker is rewritten (atomically) as a finished one: from here the run's
 //!      content is final, and `--resume` only completes the steps below;
@@ -41,7 +41,7 @@ use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 /// The marker that makes a staging folder an unfinished run.
-const MARKER: &str = "run.json";
+const MARKER: &str = ".run.json";
 
 /// The environment variable naming the finishing step at which to kill the process.
 pub const CRASH_ENV: &str = "PUZZLE_FACTORY_CRASH_AT";
@@ -184,7 +184,7 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     f.write_all(bytes).and_then(|_| f.sync_all()).with_context(|| format!("writing {}", path.display()))
 }
 
-/// The saved state of the unfinished run for DIR (`run.json` in its staging folder), read
+/// The saved state of the unfinished run for DIR (`.run.json` in its staging folder), read
 /// without taking the lock; None when there is none.
 pub fn saved_state(dir: &Path) -> Result<Option<Vec<u8>>> {
     let (abs, name) = resolve(dir)?;
@@ -209,7 +209,7 @@ pub fn save_state_in(staging: &Path, bytes: &[u8]) -> Result<()> {
 
 /// What `OutDir::resume` found.
 pub enum Resume {
-    /// A run saved for DIR: the folder, locked, and its saved state (`run.json`), unfinished or
+    /// A run saved for DIR: the folder, locked, and its saved state (`.run.json`), unfinished or
     /// sealed (its book complete, the commit not).
     Unfinished(OutDir, Vec<u8>),
     /// No saved run, and DIR holds a finished book.
@@ -260,13 +260,14 @@ fn recover(dir: &Path, staging: &Path) -> Result<()> {
 }
 
 /// Remove the run's scratch files from the staging folder: every file whose name starts with
-/// `.` but the record.
+/// `.` but the marker and the record.
 fn remove_scratch(staging: &Path) -> Result<()> {
     let mut removed = 0;
     for entry in std::fs::read_dir(staging).with_context(|| format!("reading {}", staging.display()))? {
         let entry = entry?;
         let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') && name != written::RECORD && entry.file_type()?.is_file() {
+        let scratch = name.to_string_lossy().starts_with('.') && name != MARKER && name != written::RECORD;
+        if scratch && entry.file_type()?.is_file() {
             let path = entry.path();
             std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
             removed += 1;
@@ -315,7 +316,7 @@ impl OutDir {
         Ok(if holds == Holds::Book { Resume::Finished } else { Resume::Nothing })
     }
 
-    /// Replace the saved run state (`run.json`) in one step: written and fsynced under a
+    /// Replace the saved run state (`.run.json`) in one step: written and fsynced under a
     /// scratch name, renamed over the old one, the folder fsynced.
     pub fn save_state(&self, bytes: &[u8]) -> Result<()> {
         save_state_in(&self.staging, bytes)
@@ -333,7 +334,7 @@ impl OutDir {
     }
 
     /// Lock DIR, check what it holds, and start a fresh staging folder. `marker` is written as
-    /// the staging folder's `run.json` (the saved state of the run in progress there). With
+    /// the staging folder's `.run.json` (the saved state of the run in progress there). With
     /// `keep_on_failure`, a run that fails keeps its staging folder for `--resume`.
     pub fn open(dir: &Path, force: bool, marker: &[u8], keep_on_failure: bool) -> Result<OutDir> {
         let (abs, lock, staging, holds) = Self::locked(dir)?;

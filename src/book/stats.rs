@@ -101,7 +101,7 @@ impl Counters {
 
 /// What a run counts for `calibration.json`.
 ///
-/// A run saves it at chunk boundaries (`run.json`, resume): the counters as JSON and the step
+/// A run saves it at chunk boundaries (`.run.json`, resume): the counters as JSON and the step
 /// values appended to one scratch file per grade (`save_steps`, `load_steps`). With a folder
 /// (`in_dir`), step values go to those files as they come, [`SPILL`] at a time, so memory does
 /// not grow with the run; without one they stay in memory.

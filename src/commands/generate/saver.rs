@@ -1,5 +1,5 @@
 //! Saving the run state off the critical path: the sink flushes the files and builds the state
-//! (cheap), then this thread fsyncs the files and replaces `run.json` (slow on real disks: one
+//! (cheap), then this thread fsyncs the files and replaces `.run.json` (slow on real disks: one
 //! fsync per file). The state names byte lengths, and a file only grows after them, so syncing
 //! it later still makes those bytes durable before the state that names them. One save at a
 //! time: a boundary that comes while a save is under way skips its own (the next one saves).

@@ -137,7 +137,7 @@ impl<K: Kind> RunSink<'_, K> {
         Ok(())
     }
 
-    /// Save the progress at boundary `at`: the files flushed here, then fsynced and `run.json`
+    /// Save the progress at boundary `at`: the files flushed here, then fsynced and `.run.json`
     /// replaced by the saver thread (`wait`: before returning). Skipped, unless `wait`, while
     /// the previous save is under way.
     pub fn save(&mut self, at: Boundary, wait: bool) -> Result<()> {

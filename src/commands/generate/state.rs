@@ -1,4 +1,4 @@
-//! The saved state of an unfinished run: `run.json` in the staging folder, also the marker
+//! The saved state of an unfinished run: `.run.json` in the staging folder, also the marker
 //! that makes the folder an unfinished run (`book::outdir`).
 //!
 //! It is small and explicit: the command line that defined the run and the configuration as
