@@ -27,7 +27,7 @@ use crate::kinds::{GradeKey, Kind};
 use crate::pipeline::batch::{self, Boundary, Ended};
 use crate::pipeline::{Constraint, Context, Processed};
 use crate::rate::{Technique, Trace};
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use sink::{RunSink, Stop};
@@ -340,8 +340,8 @@ pub fn generate<K: Kind>(
     let from = Boundary { next: sink.progress.next, steer: sink.progress.steer };
     let shown = req.out.display();
     let saved_note = || format!("the run is saved: `puzzle-factory generate --resume --out {shown}` continues it");
-    let ended =
-        batch::run_chunks(&ctx, from, req.end(), sink.chunk as usize, prepare, &mut sink).with_context(saved_note)?;
+    let ended = batch::run_chunks(&ctx, from, req.end(), sink.chunk as usize, prepare, &mut sink)
+        .map_err(|e| noted(e, saved_note()))?;
     sink.bar.finish_and_clear();
     sink.saver.wait()?;
     if let Ended::Stopped(at) = ended {
@@ -363,16 +363,30 @@ pub fn generate<K: Kind>(
     let RunSink { book, dedup, mut saved, .. } = sink;
     let staging = resumed.as_ref().map(|(d, _)| d).or(slot.as_ref()).expect("an open folder").staging().to_path_buf();
     drop(dedup);
-    book.finish(&calibration, &saved.manifest).with_context(saved_note)?;
+    book.finish(&calibration, &saved.manifest).map_err(|e| noted(e, saved_note()))?;
     crash_point("books-closed");
-    report::write_run::<K>(&staging, req.seed, ctx.thresholds, &calibration).with_context(saved_note)?;
+    report::write_run::<K>(&staging, req.seed, ctx.thresholds, &calibration).map_err(|e| noted(e, saved_note()))?;
     crash_point("report-written");
     saved.finished = Some(Finished { code: if code == ExitCode::SUCCESS { 0 } else { 3 } });
     let dir = resumed.map(|(d, _)| d).or(slot).expect("an open folder");
-    dir.commit(&serde_json::to_vec_pretty(&saved)?).with_context(|| {
-        format!("the new book is complete but not yet in place: `puzzle-factory generate --resume --out {shown}` moves it there")
+    dir.commit(&serde_json::to_vec_pretty(&saved)?).map_err(|e| {
+        let note = format!(
+            "the new book is complete but not yet in place: `puzzle-factory generate --resume --out {shown}` moves it \
+             there"
+        );
+        noted(e, note)
     })?;
     Ok(code)
+}
+
+/// `e` followed by a note on a line of its own (what is saved, how to go on), of the same kind
+/// (a usage error stays one).
+fn noted(e: anyhow::Error, note: String) -> anyhow::Error {
+    let text = format!("{e:#}\n{note}");
+    match e.downcast_ref::<UsageError>() {
+        Some(_) => UsageError(text).into(),
+        None => anyhow::anyhow!(text),
+    }
 }
 
 /// `--resume` of a sealed run: its book is complete; move it into place and exit as the run
