@@ -256,3 +256,189 @@ fn bad_shard_flags_are_usage_errors() {
         assert!(stderr(&o).contains(want), "{spec}: {}", stderr(&o));
     }
 }
+
+/// A copy of the book folder `from` at `to` (a book folder holds files only).
+fn copy_book(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// Line `n` (1-based) of `file` in `dir` replaced by `f` of it, or removed when `f` gives None.
+fn edit_line(dir: &Path, file: &str, n: usize, f: impl Fn(&str) -> Option<String>) {
+    let path = dir.join(file);
+    let mut lines: Vec<String> = std::fs::read_to_string(&path).unwrap().lines().map(str::to_string).collect();
+    match f(&lines[n - 1]) {
+        Some(l) => lines[n - 1] = l,
+        None => drop(lines.remove(n - 1)),
+    }
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+}
+
+/// `line` with the byte at `at` (an ASCII digit) changed to another digit from 1 to 9.
+fn other_digit(line: &str, at: usize) -> String {
+    let d = line.as_bytes()[at] - b'0';
+    let mut b = line.as_bytes().to_vec();
+    b[at] = b'0' + d % 9 + 1;
+    String::from_utf8(b).unwrap()
+}
+
+/// `line` with the Sudoku solution that starts at byte `at` (81 digits) changed: cell 0 swapped
+/// with the first other cell of row 0 that differs (the row keeps its digits, two columns break).
+fn swap_solution(line: &str, at: usize) -> String {
+    let mut b = line.as_bytes().to_vec();
+    let j = (1..9).find(|&j| b[at + j] != b[at]).unwrap();
+    b.swap(at, at + j);
+    String::from_utf8(b).unwrap()
+}
+
+/// Nothing of a refused merge into `out` is left: no folder, no scratch beside it.
+fn assert_nothing_left(out: &Path) {
+    assert!(!out.exists(), "{} was made", out.display());
+    let name = format!(".{}", out.file_name().unwrap().to_string_lossy());
+    let left: Vec<_> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&name))
+        .collect();
+    assert!(left.is_empty(), "left beside the output: {left:?}");
+}
+
+#[test]
+fn a_damaged_shard_is_refused_naming_the_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = |n: &str| tmp.path().join(n);
+    for k in 0..3 {
+        let o = gen(&p(&format!("s{k}")), &["--count", "300", "--seed", "9", "--shard", &format!("{k}/3")]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = merge(&p("whole"), &[&p("s0"), &p("s1"), &p("s2")]);
+    assert!(o.status.success(), "undamaged shards merge: {}", stderr(&o));
+    // Record 20 of shard 1: line 20 of puzzles.jsonl, line 21 of puzzles.csv (after the header).
+    let given = |l: &str| {
+        let at = l.find("\"puzzle\":\"").unwrap() + 10;
+        at + l[at..].find(|c: char| c.is_ascii_digit()).unwrap()
+    };
+    let steps = |l: &str| l.match_indices(',').nth(4).unwrap().0 + 1;
+    let records = std::fs::read_to_string(p("s1/puzzles.jsonl")).unwrap().lines().count();
+    assert!(records > 20);
+    let (last, last_csv) = (
+        format!("bad/puzzles.jsonl line {records}: cut short"),
+        format!("bad/puzzles.csv line {}: a record that ", records + 1),
+    );
+    type Damage = Box<dyn Fn(&Path)>;
+    let cases: Vec<(&str, Damage, Vec<&str>)> = vec![
+        (
+            "a given's digit changed in puzzles.jsonl",
+            Box::new(move |d| edit_line(d, "puzzles.jsonl", 20, |l| Some(other_digit(l, given(l))))),
+            vec!["bad/puzzles.jsonl line 20: the ", "solution"],
+        ),
+        (
+            "a digit of the steps changed in puzzles.csv",
+            Box::new(move |d| edit_line(d, "puzzles.csv", 21, |l| Some(other_digit(l, steps(l))))),
+            vec!["bad/puzzles.csv line 21 and ", "bad/puzzles.jsonl line 20 disagree on steps"],
+        ),
+        (
+            "the solution changed in both files alike",
+            Box::new(|d| {
+                edit_line(d, "puzzles.jsonl", 20, |l| Some(swap_solution(l, l.find("\"solution\":\"").unwrap() + 12)));
+                edit_line(d, "puzzles.csv", 21, |l| Some(swap_solution(l, l.match_indices(',').nth(8).unwrap().0 + 1)));
+            }),
+            vec!["bad/puzzles.jsonl line 20: the recorded solution does not solve the puzzle"],
+        ),
+        (
+            "a line removed from puzzles.csv",
+            Box::new(|d| edit_line(d, "puzzles.csv", 21, |_| None)),
+            vec!["bad/puzzles.csv line 21 is not the record of ", "bad/puzzles.jsonl line 20"],
+        ),
+        (
+            "a line removed from puzzles.jsonl",
+            Box::new(|d| edit_line(d, "puzzles.jsonl", 20, |_| None)),
+            vec!["bad/puzzles.csv line 21 is not the record of ", "bad/puzzles.jsonl line 20"],
+        ),
+        (
+            "the last record of puzzles.jsonl removed",
+            Box::new(move |d| edit_line(d, "puzzles.jsonl", records, |_| None)),
+            vec![last_csv.as_str(), "puzzles.jsonl lacks"],
+        ),
+        (
+            "puzzles.jsonl cut short",
+            Box::new(|d| {
+                let f = std::fs::OpenOptions::new().write(true).open(d.join("puzzles.jsonl")).unwrap();
+                f.set_len(f.metadata().unwrap().len() - 7).unwrap();
+            }),
+            vec![last.as_str()],
+        ),
+    ];
+    for (what, damage, want) in cases {
+        copy_book(&p("s1"), &p("bad"));
+        damage(&p("bad"));
+        let o = merge(&p("out"), &[&p("s0"), &p("bad"), &p("s2")]);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+        assert!(want.iter().all(|w| e.contains(w)), "{what}: {e}");
+        assert_nothing_left(&p("out"));
+    }
+}
+
+/// `dir`'s manifest.json with `f` applied.
+fn edit_manifest(dir: &Path, f: impl Fn(&mut Value)) {
+    let mut m = json(&dir.join("manifest.json"));
+    f(&mut m);
+    std::fs::write(dir.join("manifest.json"), serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+}
+
+/// The bad merges `mismatched_shards_are_refused_naming_the_mismatch` does not make: a third
+/// shard of another kind, count, config, quota, version or program, without its manifest, with
+/// a corrupt calibration.json, or with solution paths where the others have none.
+#[test]
+fn more_mismatched_shards_are_refused_naming_the_mismatch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = |n: &str| tmp.path().join(n);
+    let make = |name: &str, extra: &[&str]| {
+        let mut a = vec!["--seed", "5"];
+        if !extra.contains(&"--quota") && !extra.contains(&"--count") {
+            a.extend(["--count", if extra.contains(&"--kind") { "30" } else { "200" }]);
+        }
+        a.extend_from_slice(extra);
+        let o = gen(&p(name), &a);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    };
+    for k in 0..3 {
+        make(&format!("s{k}"), &["--shard", &format!("{k}/3")]);
+    }
+    let config = p("k1.toml");
+    std::fs::write(&config, "[grades]\nk1 = 200.0\n").unwrap();
+    make("kenken", &["--shard", "2/3", "--kind", "kenken", "--size", "4"]);
+    make("count", &["--shard", "2/3", "--count", "300"]);
+    make("config", &["--shard", "2/3", "--config", config.to_str().unwrap()]);
+    make("quota", &["--shard", "2/3", "--quota", "easy=5"]);
+    make("paths", &["--shard", "2/3", "--paths"]);
+    for name in ["version", "program", "nomanifest", "calibration"] {
+        copy_book(&p("s2"), &p(name));
+    }
+    edit_manifest(&p("version"), |m| m["version"] = "0.0.1".into());
+    edit_manifest(&p("program"), |m| m["program"] = "sudoku-maker".into());
+    std::fs::remove_file(p("nomanifest/manifest.json")).unwrap();
+    std::fs::write(p("calibration/calibration.json"), "{\"thresholds\": ").unwrap();
+    let cases = [
+        ("kenken", "kind \"kenken\" differs"),
+        ("count", "count 300 differs"),
+        ("config", "config "),
+        ("quota", "differs"),
+        ("version", "version \"0.0.1\" differs"),
+        ("program", "not a manifest of puzzle-factory"),
+        ("nomanifest", "no finished book here"),
+        ("calibration", "calibration/calibration.json"),
+        ("paths", "some shards recorded solution paths"),
+    ];
+    for (third, want) in cases {
+        let o = merge(&p("out"), &[&p("s0"), &p("s1"), &p(third)]);
+        assert_eq!(o.status.code(), Some(2), "{third}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{third}: {}", stderr(&o));
+        assert_nothing_left(&p("out"));
+    }
+}

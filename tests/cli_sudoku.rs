@@ -282,6 +282,47 @@ fn calibrate_fits_thresholds_reports_bad_lines_and_writes_a_config() {
     assert!(stderr(&o).contains("unknown label"), "{}", stderr(&o));
 }
 
+/// Issue 43: a reference of one level gave k1=95.54, k2=95.80, k3=99.47 and gamma NaN with exit 0,
+/// and --write-config wrote them. A reference of fewer than two levels, and a fit that cannot
+/// be made (a level without puzzles for `midpoint`, step counts all equal), are refused with
+/// exit 2 naming the problem, and nothing is written.
+#[test]
+fn calibrate_refuses_one_level_and_degenerate_fits_writing_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = common::read_data("sudoku/qqwing_levels.txt");
+    let take = |level: &str, n: usize| -> Vec<String> {
+        text.lines().filter(|l| l.ends_with(&format!(",{level}"))).take(n).map(str::to_string).collect()
+    };
+    let one = take("simple", 40);
+    let no_intermediate = [take("simple", 20), take("easy", 20), take("expert", 20)].concat();
+    let same_puzzle: Vec<String> =
+        (0..20).map(|i| one[0].replace(",simple", if i % 2 == 0 { ",simple" } else { ",expert" })).collect();
+    let cases: [(&str, &[String], &[&str], &str); 5] = [
+        ("one level", &one, &[], "are of 1 level (simple: 40) of the 4 levels simple,easy,intermediate,expert"),
+        ("one of the levels given", &one, &["--levels", "simple,easy"], "are of 1 level (simple: 40) of the 2 levels"),
+        ("a level without puzzles", &no_intermediate, &[], "level intermediate has no puzzles in the fit part"),
+        ("one step count", &same_puzzle, &["--levels", "simple,expert"], "take 1 distinct value"),
+        (
+            "one step count, quantile",
+            &same_puzzle,
+            &["--levels", "simple,expert", "--method", "quantile"],
+            "equal thresholds",
+        ),
+    ];
+    for (what, lines, flags, want) in cases {
+        let reference = tmp.path().join("ref.txt");
+        std::fs::write(&reference, lines.join("\n")).unwrap();
+        let written = tmp.path().join("calibrated.toml");
+        let mut args = vec!["calibrate", "--reference", reference.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        args.extend(["--write-config", written.to_str().unwrap()]);
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{what}: {}", stderr(&o));
+        assert!(!written.exists(), "{what}: a config was written");
+    }
+}
+
 /// An SVG that parses as XML, is an <svg> document and holds the given texts.
 fn check_svg(path: &std::path::Path, texts: &[&str]) -> usize {
     let body = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -20,7 +20,7 @@ use crate::cli::CalibrationMethod;
 use crate::config::{RunConfig, UsageError};
 use crate::grade::Thresholds;
 use crate::kinds::Kind;
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -255,10 +255,77 @@ fn rate_and_split<K: Kind>(
     Ok((split, failed))
 }
 
+/// A reference needs puzzles of at least two of its levels (an unlabelled sample, for
+/// `quantile`, aside): with one there is nothing to put thresholds between, gamma is undefined,
+/// and a config written from such a fit grades everything alike (issue 43). `counts[l]`: the
+/// puzzles of level `l`; `which`: what they are (read, or rated and usable).
+fn check_levels(a: &Args, levels: &[String], counts: &[usize], which: &str) -> Result<()> {
+    if levels == [UNLABELLED] {
+        return Ok(());
+    }
+    let present: Vec<String> =
+        levels.iter().zip(counts).filter(|(_, &n)| n > 0).map(|(l, n)| format!("{l}: {n}")).collect();
+    if present.len() >= 2 {
+        return Ok(());
+    }
+    Err(UsageError(format!(
+        "--reference {}: the {which} puzzles are of {} level{} ({}) of the {} levels {}: calibrate needs \
+         puzzles of at least two levels to fit thresholds between them; nothing written",
+        a.reference.display(),
+        present.len(),
+        if present.len() == 1 { "" } else { "s" },
+        if present.is_empty() { "none".to_string() } else { present.join(", ") },
+        levels.len(),
+        levels.join(",")
+    ))
+    .into())
+}
+
+/// Puzzles per level.
+fn level_counts(levels: usize, of: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut n = vec![0; levels];
+    for l in of {
+        n[l] += 1;
+    }
+    n
+}
+
+/// A fit that may be written: finite, strictly increasing thresholds and a finite gamma (with
+/// two or more levels). The error names the problem.
+fn check_fit(k: [f64; 3], levels: &[String], ag: &Agreement) -> Result<(), String> {
+    let [k1, k2, k3] = k;
+    if !(k.iter().all(|x| x.is_finite()) && k1 < k2 && k2 < k3) {
+        return Err(format!("the fitted thresholds k1={k1}, k2={k2}, k3={k3} are not finite and strictly increasing"));
+    }
+    if levels.len() >= 2 && !ag.gamma.is_finite() {
+        let rows = ag.table.iter().filter(|r| r.iter().any(|&n| n > 0)).count();
+        let grades: Vec<&str> =
+            (0..4).filter(|&g| ag.table.iter().any(|r| r[g] > 0)).map(|g| crate::grade::Grade::ALL[g].name()).collect();
+        return Err(format!(
+            "gamma is undefined ({}): the held-out puzzles are of {rows} level(s) and the thresholds k1={k1:.2}, \
+             k2={k2:.2}, k3={k3:.2} put them in {} grade(s) ({})",
+            ag.gamma,
+            grades.len(),
+            grades.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// Fit the thresholds (and the floor with `--floor`) on the fit part.
-fn fit_thresholds(a: &Args, levels: usize, fit: &[Item]) -> Result<Thresholds> {
+fn fit_thresholds(a: &Args, names: &[String], fit: &[Item]) -> Result<Thresholds> {
+    let levels = names.len();
     let thresholds = match a.method {
         CalibrationMethod::Midpoint if levels == 4 => {
+            let counts = level_counts(4, fit.iter().map(|x| x.0));
+            if let Some(l) = counts.iter().position(|&n| n == 0) {
+                return Err(UsageError(format!(
+                    "level {} has no puzzles in the fit part: the midpoint method needs all four levels (give \
+                     --levels with the levels the reference has)",
+                    names[l]
+                ))
+                .into());
+            }
             let means: Vec<f64> = (0..4)
                 .map(|l| {
                     let xs: Vec<f64> = fit.iter().filter(|x| x.0 == l).map(|x| x.1).collect();
@@ -266,9 +333,17 @@ fn fit_thresholds(a: &Args, levels: usize, fit: &[Item]) -> Result<Thresholds> {
                 })
                 .collect();
             Thresholds::new((means[0] + means[1]) / 2.0, (means[1] + means[2]) / 2.0, (means[2] + means[3]) / 2.0)
-                .map_err(|e| anyhow::anyhow!("level means are not increasing, so midpoints do not fit: {e}"))?
+                .map_err(|e| UsageError(format!("level means are not increasing, so midpoints do not fit: {e}")))?
         }
-        CalibrationMethod::Midpoint => stats::best_cuts(levels, fit).context("no threshold triple fits")?,
+        CalibrationMethod::Midpoint => stats::best_cuts(levels, fit).ok_or_else(|| {
+            let mut steps: Vec<f64> = fit.iter().map(|x| x.1).collect();
+            steps.sort_by(f64::total_cmp);
+            steps.dedup();
+            UsageError(format!(
+                "no threshold triple fits: the step counts of the fit part take {} distinct value(s)",
+                steps.len()
+            ))
+        })?,
         CalibrationMethod::Quantile => {
             let mut steps: Vec<f64> = fit.iter().map(|x| x.1).collect();
             steps.sort_by(f64::total_cmp);
@@ -279,7 +354,8 @@ fn fit_thresholds(a: &Args, levels: usize, fit: &[Item]) -> Result<Thresholds> {
                 acc += s / total;
                 k[i] = stats::quantile(&steps, acc);
             }
-            Thresholds::new(k[0], k[1], k[2]).map_err(|e| anyhow::anyhow!("the shares give equal thresholds: {e}"))?
+            Thresholds::new(k[0], k[1], k[2])
+                .map_err(|e| UsageError(format!("the shares give equal thresholds: {e}")))?
         }
     };
     Ok(if a.floor { stats::best_floor(levels, fit, &thresholds) } else { thresholds })
@@ -313,16 +389,20 @@ pub fn calibrate<K: Kind>(cfg: &RunConfig<K::Params>, a: Args) -> Result<ExitCod
     check_arguments(&a)?;
     let (entries, bad_lines) = read_reference::<K>(&a)?;
     let levels = resolve_levels(a.levels.clone(), &entries)?;
+    let labelled = entries.iter().filter_map(|e| levels.iter().position(|l| *l == e.2));
+    check_levels(&a, &levels, &level_counts(levels.len(), labelled), "labelled")?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(a.seed);
     let (split, bad_puzzles) = rate_and_split::<K>(&entries, &levels, a.holdout, &mut rng)?;
+    check_levels(&a, &levels, &level_counts(levels.len(), split.items.iter().map(|x| x.0)), "usable")?;
     let exit = if bad_lines || bad_puzzles { ExitCode::from(1) } else { ExitCode::SUCCESS };
     let sizes: std::collections::BTreeSet<usize> = split.sizes.iter().flatten().copied().collect();
     if sizes.len() > 1 {
         per_size::calibrate::<K>(cfg, &a, &levels, &split, &sizes, &mut rng)?;
         return Ok(exit);
     }
-    let thresholds = fit_thresholds(&a, levels.len(), split.fit())?;
+    let thresholds = fit_thresholds(&a, &levels, split.fit())?;
     let agreement = Agreement::measure(levels.len(), split.test(), &thresholds, &mut rng);
+    check_fit(thresholds.k(), &levels, &agreement).map_err(|e| UsageError(format!("{e}: nothing written")))?;
     let out = output::Outputs { args: &a, levels: &levels, split: &split, thresholds, agreement: &agreement };
     out.print_summary()?;
     if let Some(dir) = a.report {
@@ -335,4 +415,34 @@ pub fn calibrate<K: Kind>(cfg: &RunConfig<K::Params>, a: Args) -> Result<ExitCod
         out.write_config::<K>(cfg, path)?;
     }
     Ok(exit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agreement(table: Vec<[u64; 4]>) -> Agreement {
+        let gamma = gamma_of_table(&table);
+        Agreement { table, gamma, lo: f64::NAN, hi: f64::NAN, tau: f64::NAN, rho: f64::NAN }
+    }
+
+    #[test]
+    fn a_fit_without_gamma_or_with_unordered_thresholds_is_refused_naming_it() {
+        let levels: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let good = agreement(vec![[5, 1, 0, 0], [0, 2, 4, 0]]);
+        assert!(check_fit([1.0, 2.0, 3.0], &levels, &good).is_ok());
+        // Every held-out puzzle in one grade: no pair is ordered either way.
+        let flat = agreement(vec![[0, 5, 0, 0], [0, 7, 0, 0]]);
+        let e = check_fit([1.0, 2.0, 3.0], &levels, &flat).unwrap_err();
+        assert!(e.contains("gamma is undefined (NaN)") && e.contains("1 grade(s) (medium)"), "{e}");
+        // The held-out puzzles of one level.
+        let e = check_fit([1.0, 2.0, 3.0], &levels, &agreement(vec![[3, 2, 1, 0], [0, 0, 0, 0]])).unwrap_err();
+        assert!(e.contains("of 1 level(s)"), "{e}");
+        for k in [[2.0, 2.0, 3.0], [1.0, 3.0, 2.0], [1.0, 2.0, f64::NAN], [f64::NEG_INFINITY, 2.0, 3.0]] {
+            let e = check_fit(k, &levels, &good).unwrap_err();
+            assert!(e.contains("not finite and strictly increasing"), "{k:?}: {e}");
+        }
+        // An unlabelled sample (quantile) has one level and no gamma to measure.
+        assert!(check_fit([1.0, 2.0, 3.0], &[UNLABELLED.to_string()], &flat).is_ok());
+    }
 }

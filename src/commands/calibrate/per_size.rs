@@ -5,10 +5,10 @@
 //! every fitted size into its `[grades.size.N]`.
 
 use super::output::Outputs;
-use super::{fit_thresholds, Agreement, Args, Split};
+use super::{check_fit, fit_thresholds, Agreement, Args, Split};
 use crate::book::atomic::AtomicFile;
 use crate::book::report;
-use crate::config::RunConfig;
+use crate::config::{RunConfig, UsageError};
 use crate::grade::Thresholds;
 use crate::kinds::Kind;
 use anyhow::{Context as _, Result};
@@ -51,12 +51,18 @@ pub(super) fn calibrate<K: Kind>(
         let fitted = if sub.fit().len() < 4 || present.len() < 2 {
             Err(format!("{} puzzles over {} level(s): too few to fit", sub.items.len(), present.len()))
         } else {
-            fit_thresholds(a, levels.len(), sub.fit()).map_err(|e| e.to_string()).map(|t| {
+            fit_thresholds(a, levels, sub.fit()).map_err(|e| e.to_string()).and_then(|t| {
                 let ag = Agreement::measure(levels.len(), sub.test(), &t, rng);
-                (t, ag)
+                check_fit(t.k(), levels, &ag)?;
+                Ok((t, ag))
             })
         };
         fits.push(SizeFit { size: n, split: sub, fitted });
+    }
+    if fits.iter().all(|f| f.fitted.is_err()) {
+        let why: Vec<String> =
+            fits.iter().filter_map(|f| f.fitted.as_ref().err().map(|e| format!("{n}x{n}: {e}", n = f.size))).collect();
+        return Err(UsageError(format!("no grid size could be fitted ({}); nothing written", why.join("; "))).into());
     }
     let mut out = std::io::stdout().lock();
     for f in &fits {

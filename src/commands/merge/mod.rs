@@ -9,9 +9,14 @@
 //! the first puzzles of each grade up to the order, and the rest (the shards' reserves and
 //! surplus) go to `overflow.jsonl`. Memory does not grow with the shards' size: one record per
 //! shard is held, the keys and step values go to scratch files.
+//!
+//! Before anything is written, every record of every shard is checked (`verify`): its CSV row
+//! and JSON object agree, and its solution solves its puzzle. A damaged shard is refused (exit
+//! 2) naming the file and line, and no output folder is made.
 
 mod check;
 mod read;
+mod verify;
 
 use crate::book::calibration::{Calibration, Named, OrderFigures, QuotaFigures, SteeringFigures};
 use crate::book::dedup::Dedup;
@@ -21,7 +26,7 @@ use crate::cli::Quota;
 use crate::config::UsageError;
 use crate::grade::{Grade, Thresholds};
 use crate::kinds::{Kind, KindId, KindVisitor};
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use check::ShardDir;
 use read::{InRecord, Stream};
 use serde_json::{json, Value};
@@ -58,10 +63,12 @@ struct Tally {
     duplicates: u64,
 }
 
+/// A shard's `calibration.json`; missing or unreadable, the shard is refused (exit 2).
 fn calibration_of(dir: &Path) -> Result<Calibration> {
     let path = dir.join("calibration.json");
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))
+    let refuse = |e: &dyn std::fmt::Display| UsageError(format!("{}: {e}: not a finished shard", path.display()));
+    let text = std::fs::read_to_string(&path).map_err(|e| refuse(&e))?;
+    Ok(serde_json::from_str(&text).map_err(|e| refuse(&e))?)
 }
 
 /// The order in a manifest (`quota`: grade → n), if any.
@@ -89,12 +96,15 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
             .into());
         }
     }
-    let dir = OutDir::open(out, force, &marker, false)?;
-    let staging = dir.staging().to_path_buf();
     let paths = shards.iter().map(|s| s.dir.join("paths.jsonl").exists()).collect::<Vec<_>>();
     if paths.iter().any(|&p| p != paths[0]) {
         return Err(UsageError("some shards recorded solution paths (--paths) and others did not".into()).into());
     }
+    for s in shards {
+        verify::shard::<K>(&s.dir, paths[0])?;
+    }
+    let dir = OutDir::open(out, force, &marker, false)?;
+    let staging = dir.staging().to_path_buf();
     let mut book = BookWriter::create::<K>(&staging, order.is_some(), paths[0])?;
     let expected = cals.iter().map(|c| c.candidates.accepted).sum::<u64>();
     let mut dedup = Dedup::create(&staging, Vec::new(), expected)?;

@@ -3,14 +3,20 @@
 //! files are byte for byte the shards'), or `overflow.jsonl` alone (the puzzles made beyond a
 //! quota, JSON only).
 
+use crate::config::UsageError;
 use crate::grade::Grade;
 use crate::kinds::Kind;
 use crate::rate::Technique;
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use serde::Deserialize;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+
+/// A damaged shard is refused like any other folder that is not a finished shard (exit 2).
+fn refuse(msg: String) -> anyhow::Error {
+    UsageError(msg).into()
+}
 
 /// One record of a shard.
 pub struct InRecord {
@@ -42,28 +48,37 @@ struct Head {
     techniques: serde_json::Map<String, serde_json::Value>,
 }
 
-struct Lines {
-    path: PathBuf,
+/// A file read line by line, counting lines (for messages).
+pub(super) struct Lines {
+    pub(super) path: PathBuf,
     r: BufReader<File>,
-    line: u64,
+    /// The number of the line last read (1-based).
+    pub(super) line: u64,
 }
 
 impl Lines {
-    fn open(path: PathBuf) -> Result<Lines> {
-        let f = File::open(&path).with_context(|| format!("reading {}", path.display()))?;
+    pub(super) fn open(path: PathBuf) -> Result<Lines> {
+        let f = File::open(&path).map_err(|e| refuse(format!("{}: {e}: not a finished shard", path.display())))?;
         Ok(Lines { path, r: BufReader::with_capacity(1 << 16, f), line: 0 })
     }
 
     /// The next line with its newline, or None at the end.
-    fn next(&mut self) -> Result<Option<String>> {
+    pub(super) fn next(&mut self) -> Result<Option<String>> {
         let mut s = String::new();
-        let n = self.r.read_line(&mut s).with_context(|| format!("reading {}", self.path.display()))?;
+        let n = self.r.read_line(&mut s).map_err(|e| {
+            let at = format!("{} line {}", self.path.display(), self.line + 1);
+            refuse(format!("{at}: {e}: the shard is damaged"))
+        })?;
         if n == 0 {
             return Ok(None);
         }
         self.line += 1;
         if !s.ends_with('\n') {
-            bail!("{} line {}: cut short (no newline): the shard's book is damaged", self.path.display(), self.line);
+            return Err(refuse(format!(
+                "{} line {}: cut short (no newline): the shard's book is damaged",
+                self.path.display(),
+                self.line
+            )));
         }
         Ok(Some(s))
     }
@@ -106,7 +121,7 @@ impl Stream {
         };
         let Some(mut json) = json else {
             if let (Some(c), Some(_)) = (&self.csv, &csv) {
-                bail!("{} has more records than puzzles.jsonl", c.path.display());
+                return Err(refuse(format!("{} has more records than puzzles.jsonl", c.path.display())));
             }
             return Ok(None);
         };
@@ -114,15 +129,19 @@ impl Stream {
         let at = format!("{} line {}", self.jsonl.path.display(), self.jsonl.line);
         let mut rec = match csv {
             Some(line) => from_csv::<K>(line, json, &at)?,
-            None if self.csv.is_some() => bail!("{at}: puzzles.csv has fewer records than puzzles.jsonl"),
+            None if self.csv.is_some() => {
+                return Err(refuse(format!("{at}: puzzles.csv has fewer records than puzzles.jsonl")))
+            }
             None => from_json::<K>(json, &at)?,
         };
         if let Some(paths) = &mut self.paths {
-            let Some(mut line) = paths.next()? else { bail!("{at}: paths.jsonl has fewer lines than puzzles.jsonl") };
+            let Some(mut line) = paths.next()? else {
+                return Err(refuse(format!("{at}: paths.jsonl has fewer lines than puzzles.jsonl")));
+            };
             line.pop();
             let id = rec.json.split('"').nth(3).unwrap_or_default();
             if !line.starts_with(&format!("{{\"id\":\"{id}\"")) {
-                bail!("{} line {}: not the path of {id}", paths.path.display(), paths.line);
+                return Err(refuse(format!("{} line {}: not the path of {id}", paths.path.display(), paths.line)));
             }
             let f = rec.csv.as_deref().map(fields).unwrap_or_default();
             let (b, s) = match f.as_slice() {
@@ -130,12 +149,12 @@ impl Stream {
                 _ => (None, None),
             };
             let (Some(b), Some(s)) = (b, s) else {
-                bail!("{at}: a record of a run with paths ends with bottleneck,shortcut")
+                return Err(refuse(format!("{at}: a record of a run with paths ends with bottleneck,shortcut")));
             };
             rec.path = Some((line, b, s));
         }
         if self.last.is_some_and(|l| l >= rec.index) {
-            bail!("{at}: candidate {} is out of order", rec.index);
+            return Err(refuse(format!("{at}: candidate {} is out of order", rec.index)));
         }
         self.last = Some(rec.index);
         Ok(Some(rec))
@@ -148,7 +167,7 @@ fn grade_named(name: &str, at: &str) -> Result<Grade> {
 
 /// The fields of one CSV line, as written (a quoted field keeps its quotes: the fields read
 /// here are numbers and names, never quoted).
-fn fields(line: &str) -> Vec<&str> {
+pub(super) fn fields(line: &str) -> Vec<&str> {
     let mut out = Vec::with_capacity(32);
     let (mut start, mut quoted) = (0, false);
     for (i, b) in line.bytes().enumerate() {
@@ -171,10 +190,14 @@ fn from_csv<K: Kind>(csv: String, json: String, at: &str) -> Result<InRecord> {
     let f = fields(&csv);
     let techniques = K::Tech::ALL.len();
     if f.len() < 12 + techniques {
-        bail!("{at}: puzzles.csv has {} fields, a record has at least {}", f.len(), 12 + techniques);
+        return Err(refuse(format!(
+            "{at}: puzzles.csv has {} fields, a record has at least {}",
+            f.len(),
+            12 + techniques
+        )));
     }
     if !json.starts_with(&format!("{{\"id\":\"{}\"", f[0])) {
-        bail!("{at}: puzzles.csv does not hold the same record ({})", f[0]);
+        return Err(refuse(format!("{at}: puzzles.csv does not hold the same record ({})", f[0])));
     }
     let num = |i: usize, what: &str| -> Result<u64> {
         f[i].parse().with_context(|| format!("{at}: {what} '{}' in puzzles.csv", f[i]))
