@@ -340,7 +340,7 @@ pub fn write(dir: &Path, r: &Report) -> Result<()> {
         AtomicFile::write_all(dir, name, body.as_bytes()).with_context(|| format!("writing {name}"))?;
     }
     let mut f = AtomicFile::create(dir, "report.md").context("writing report.md")?;
-    f.writer().write_all(md.as_bytes())?;
+    f.writer().write_all(md.as_bytes()).map_err(|e| super::atomic::named(e, &dir.join("report.md")))?;
     f.commit()?;
     Ok(())
 }
