@@ -144,12 +144,12 @@ fn read_records(dir: &Path) -> Result<Vec<Record>> {
     let mut out = Vec::new();
     for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
         let line = line.with_context(|| format!("{}: line {}", path.display(), i + 1))?;
-        let line = if i == 0 { super::lines::without_bom(&line) } else { &line };
+        let line = if i == 0 { super::lines::without_bom(&line) } else { line.as_str() };
         if line.trim().is_empty() {
             continue;
         }
         let bad = |what: &str| UsageError(format!("{}: line {}: {what}", path.display(), i + 1));
-        let v: serde_json::Value = serde_json::from_str(&line).map_err(|e| bad(&e.to_string()))?;
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
         let grade = v["grade"].as_str().and_then(|g| Grade::ALL.into_iter().find(|x| x.name() == g));
         let puzzle = match &v["puzzle"] {
             serde_json::Value::String(s) => s.clone(),
@@ -250,7 +250,7 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
     progress.finish_and_clear();
     let (dir, file) = split_path(&a.out)?;
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    AtomicFile::write_all(&dir, &file, &pdf).with_context(|| format!("writing {}", a.out.display()))?;
+    AtomicFile::write_all(&dir, &file, &pdf)?; // its errors name the file
     eprintln!("wrote {} ({} puzzles, {} pages)", a.out.display(), chosen.len(), pages.len());
     Ok(ExitCode::SUCCESS)
 }
