@@ -17,7 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 fn main() -> ExitCode {
     keep_freed_memory();
     let cli = puzzle_factory::cli::parse();
-    // (The runtime has put /dev/null on it: no file the run opens takes its place.)
+    // A closed stdout now holds the runtime's /dev/null (so no file the run opens becomes
+    // descriptor 1); a command whose result goes there stops here.
     if let Some(name) = result_on_stdout(&cli.command).filter(|_| stdout_closed()) {
         let _ = writeln!(
             std::io::stderr().lock(),
