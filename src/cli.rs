@@ -162,8 +162,11 @@ fn route_family(cli: &Cli) -> KindId {
 /// input (read from its buffer), or None.
 fn first_line(input: Option<&std::path::Path>) -> Option<String> {
     use std::io::BufRead;
-    let pick =
-        |text: &str| text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string);
+    // A byte order mark before the first line is no part of it (`commands::lines`).
+    let pick = |text: &str| {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string)
+    };
     match input {
         Some(p) if p.as_os_str() != "-" => {
             let f = std::fs::File::open(p).ok()?;

@@ -388,13 +388,41 @@ pub fn source_name<K: Kind>(user: Option<&Path>) -> String {
 /// Load and validate the configuration of kind `K`, with `user` merged over its defaults.
 pub fn load<K: Kind>(user: Option<&Path>) -> Result<RunConfig<K::Params>, UsageError> {
     let (table, keys) = load_table(K::DEFAULT_CONFIG, user)?;
-    from_table(table, keys, K::Tech::max_level(), &source_name::<K>(user))
+    let source = source_name::<K>(user);
+    let cfg = from_table(table, keys, K::Tech::max_level(), &source)?;
+    check_table_sizes::<K, _>(&cfg, &source)?;
+    Ok(cfg)
 }
 
 /// The configuration saved with a run (`--resume`): the merged table as TOML text.
 pub fn load_saved<K: Kind>(text: &str) -> Result<RunConfig<K::Params>, UsageError> {
     let table: toml::Table = text.parse().map_err(|e| UsageError(format!("the saved run's config: {e}")))?;
-    from_table(table, Vec::new(), K::Tech::max_level(), "the saved run's config")
+    let cfg = from_table(table, Vec::new(), K::Tech::max_level(), "the saved run's config")?;
+    check_table_sizes::<K, _>(&cfg, "the saved run's config")?;
+    Ok(cfg)
+}
+
+/// Refuse a `[grades.size.N]` or `[target.size.N]` table that no puzzle of kind `K` can use
+/// (`Kind::TABLE_SIZES`: a size the kind has no puzzle of, or any size table for a kind
+/// graded by `[grades]` alone), naming the table. Such a table was accepted and silently
+/// ignored (`[grades.size.99]` for KenKen, whose sizes stop at 12).
+fn check_table_sizes<K: Kind, P>(cfg: &RunConfig<P>, source: &str) -> Result<(), UsageError> {
+    let label = match K::ID {
+        crate::kinds::KindId::Sudoku => "classic 9x9 Sudoku",
+        crate::kinds::KindId::SudokuFamily => "the Sudoku family",
+        crate::kinds::KindId::Kenken => "KenKen",
+        crate::kinds::KindId::Kakuro => "Kakuro",
+    };
+    let grades = cfg.by_size.keys().map(|&n| ("grades", n));
+    for (section, n) in grades.chain(cfg.target_by_size.keys().map(|&n| ("target", n))) {
+        let why = match K::TABLE_SIZES {
+            Some((lo, hi)) if (lo..=hi).contains(&n) => continue,
+            Some((lo, hi)) => format!("{label} has sizes {lo} to {hi}"),
+            None => format!("{label} has no per-size tables: [{section}] applies to every puzzle"),
+        };
+        return Err(UsageError(format!("{source}: [{section}.size.{n}] can apply to no puzzle ({why})")));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -527,6 +555,37 @@ mod effect_tests {
         assert!(e.contains("variant.9k") && e.contains("no variant tables"), "{e}");
         assert!(bad("[grades.variant.\"9 k\"]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n").contains("[grades.variant.9 k]"));
         assert!(bad("[grades.variant.9k]\nk1 = 3.0\nk2 = 2.0\nk3 = 4.0\n").contains("[grades.variant.9k]"));
+    }
+
+    /// `load::<K>` with `text` as the user's file.
+    fn load_text<K: Kind>(text: &str) -> Result<RunConfig<K::Params>, UsageError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("user.toml");
+        std::fs::write(&path, text).unwrap();
+        load::<K>(Some(&path))
+    }
+
+    #[test]
+    fn size_tables_no_puzzle_can_use_are_refused() {
+        use crate::kinds::kakuro::KakuroKind;
+        use crate::kinds::sudoku::{family::Family, Sudoku};
+        let table = |n: usize| format!("[grades.size.{n}]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n");
+        let e = load_text::<KenKenKind>(&table(99)).unwrap_err().0;
+        assert!(e.contains("[grades.size.99]") && e.contains("KenKen has sizes 1 to 12"), "{e}");
+        assert!(load_text::<KenKenKind>(&table(13)).is_err());
+        assert!(load_text::<KenKenKind>(&table(12)).is_ok());
+        let e = load_text::<KenKenKind>("[target.size.40]\nattempts = 3\n").unwrap_err().0;
+        assert!(e.contains("[target.size.40]"), "{e}");
+        let e = load_text::<Family>(&table(26)).unwrap_err().0;
+        assert!(e.contains("[grades.size.26]") && e.contains("4 to 25"), "{e}");
+        assert!(load_text::<Family>(&table(25)).is_ok());
+        // Kinds graded by [grades] alone take no size table at all.
+        let e = load_text::<Sudoku>(&table(9)).unwrap_err().0;
+        assert!(e.contains("[grades.size.9]") && e.contains("no per-size tables"), "{e}");
+        let e = load_text::<KakuroKind>(&table(8)).unwrap_err().0;
+        assert!(e.contains("[grades.size.8]") && e.contains("Kakuro"), "{e}");
+        // The built-in files pass.
+        assert!(load::<KenKenKind>(None).is_ok() && load::<Family>(None).is_ok() && load::<KakuroKind>(None).is_ok());
     }
 
     #[test]

@@ -3,15 +3,29 @@
 //!
 //! A reader of our output that goes away (`… | head -1`) ends the run quietly with exit 0, as
 //! Unix tools do: stdout writes return their errors instead of panicking, and a broken pipe
-//! anywhere in the error's chain is not reported.
+//! anywhere in the error's chain is not reported. A standard output that is not there at all
+//! (closed, `>&-`) is an error, exit 1: Rust's runtime would put /dev/null there and every
+//! write would seem done, so a command whose result goes there stops before it starts (Linux,
+//! where the closed descriptor is seen before the runtime starts).
 
+use puzzle_factory::cli::Command;
 use puzzle_factory::config::UsageError;
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn main() -> ExitCode {
     keep_freed_memory();
     let cli = puzzle_factory::cli::parse();
+    // A closed stdout now holds the runtime's /dev/null (so no file the run opens becomes
+    // descriptor 1); a command whose result goes there stops here.
+    if let Some(name) = result_on_stdout(&cli.command).filter(|_| stdout_closed()) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "error: standard output is closed: {name} writes its result there (send it to a file or to /dev/null)"
+        );
+        return ExitCode::from(1);
+    }
     match puzzle_factory::run(cli) {
         Ok(code) => code,
         Err(err) if broken_pipe(&err) => ExitCode::SUCCESS,
@@ -25,6 +39,42 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// The name of a command whose result goes to standard output, or None (`generate`, `merge`
+/// and `book` write files and talk on stderr).
+fn result_on_stdout(c: &Command) -> Option<&'static str> {
+    Some(match c {
+        Command::Rate { .. } => "rate",
+        Command::Solve { .. } => "solve",
+        Command::Explain { .. } => "explain",
+        Command::Hint { .. } => "hint",
+        Command::Replay { .. } => "replay",
+        Command::Calibrate { .. } => "calibrate",
+        Command::Generate { .. } | Command::Merge { .. } | Command::Book { .. } => return None,
+    })
+}
+
+/// Was descriptor 1 closed (`>&-`) when the process started? Asked before Rust's runtime
+/// starts (a constructor in `.init_array`, run by the C library before `main`): the runtime puts
+/// /dev/null on a closed standard descriptor, after which every write would seem to succeed.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static NOTE_STDOUT: extern "C" fn() = note_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn note_stdout() {
+    // SAFETY: F_GETFD only reads the descriptor's flags.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
 }
 
 /// Let glibc keep freed memory at the top of the heap instead of returning it at every

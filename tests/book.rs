@@ -329,3 +329,132 @@ fn worked_solutions_and_hints_add_pages_and_text() {
         assert!(!plain_text.contains("Hint: "));
     }
 }
+
+/// Every file name under `dir` (recursively, relative), sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().unwrap().is_dir() {
+            out.extend(tree(&e.path()).into_iter().map(|n| format!("{name}/{n}")));
+        } else {
+            out.push(name);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_output_is_never_the_book_folder_nor_inside_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bk = tmp.path().join("bk");
+    make_book(&bk, "sudoku", "6");
+    let before = tree(&bk);
+    let b = bk.to_str().unwrap();
+    for out in
+        [b.to_string(), format!("{b}/"), format!("{b}/svg/"), format!("{b}/book.pdf"), format!("{b}/../bk/x.pdf")]
+    {
+        let o = run(&["book", "--in", b, "--out", &out], None);
+        assert_eq!(o.status.code(), Some(2), "--out {out}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--out") && stderr(&o).contains("book folder"), "{}", stderr(&o));
+        assert_eq!(tree(&bk), before, "--out {out} wrote into the book");
+    }
+    // Beside the book is fine.
+    let o = run(&["book", "--in", b, "--out", &format!("{b}/../bk.pdf")], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn nothing_is_written_through_a_planted_link() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let bk = tmp.path().join("bk");
+    make_book(&bk, "sudoku", "4");
+    let b = bk.to_str().unwrap();
+    let victim = tmp.path().join("victim");
+    std::fs::write(&victim, b"precious").unwrap();
+    // A link at the PDF's name is replaced by the PDF, and its target is untouched.
+    let pdf = tmp.path().join("x.pdf");
+    symlink(&victim, &pdf).unwrap();
+    let o = run(&["book", "--in", b, "--out", pdf.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+    assert!(std::fs::symlink_metadata(&pdf).unwrap().file_type().is_file());
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF"));
+    // An SVG folder that is a link is refused, with or without the trailing slash.
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let link = tmp.path().join("svgs");
+    symlink(&elsewhere, &link).unwrap();
+    for out in [format!("{}/", link.display()), link.display().to_string()] {
+        let o = run(&["book", "--in", b, "--out", &out], None);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    }
+    assert!(tree(&elsewhere).is_empty(), "{:?}", tree(&elsewhere));
+    // No scratch file is left beside the PDF.
+    let left: Vec<String> = tree(tmp.path()).into_iter().filter(|n| n.contains(".tmp")).collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_control_character_in_the_title_is_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bk = tmp.path().join("bk");
+    make_book(&bk, "sudoku", "2");
+    let pdf = tmp.path().join("t.pdf");
+    for title in ["My\u{1}Book", "two\nlines", "\u{7f}"] {
+        let o = run(&["book", "--in", bk.to_str().unwrap(), "--out", pdf.to_str().unwrap(), "--title", title], None);
+        assert_eq!(o.status.code(), Some(2), "{title:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--title") && !stderr(&o).contains("SVG"), "{}", stderr(&o));
+        assert!(!pdf.exists());
+    }
+    let o = run(
+        &["book", "--in", bk.to_str().unwrap(), "--out", pdf.to_str().unwrap(), "--title", "Puzzles & <more>"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `book` with files limited to `limit` bytes (RLIMIT_FSIZE, SIGXFSZ ignored: a write past it
+/// fails with EFBIG, as on a full disk, without needing one).
+#[cfg(unix)]
+fn book_with_file_limit(args: &[&str], limit: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = common::bin();
+    cmd.args(args);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_write_names_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bk = tmp.path().join("bk");
+    make_book(&bk, "sudoku", "2");
+    let svgs = tmp.path().join("svgs/");
+    let o = book_with_file_limit(&["book", "--in", bk.to_str().unwrap(), "--out", svgs.to_str().unwrap()], 1000);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains(&format!("writing {}", svgs.display())) && e.contains(".svg"), "{e}");
+    let pdf = tmp.path().join("b.pdf");
+    let o = book_with_file_limit(&["book", "--in", bk.to_str().unwrap(), "--out", pdf.to_str().unwrap()], 1000);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("writing {}", pdf.display())), "{}", stderr(&o));
+    // Nothing under the final name, and no scratch file left.
+    assert!(!pdf.exists());
+    let left: Vec<String> = tree(tmp.path()).into_iter().filter(|n| n.contains(".tmp")).collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -146,3 +146,71 @@ fn calibrate_flags_out_of_range_exit_2_naming_the_flag() {
     assert_ne!(o.status.code(), Some(2), "{}", err(&o));
     assert!(!err(&o).contains("panicked"), "{}", err(&o));
 }
+
+/// Run with descriptor 1 closed (`>&-`).
+#[cfg(unix)]
+fn with_stdout_closed(args: &[&str]) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = bin();
+    cmd.args(args).stdin(Stdio::null()).stderr(Stdio::piped());
+    // SAFETY: close is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::close(1);
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_an_error_not_a_silent_success() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.txt");
+    std::fs::write(&input, format!("{GOOD}\n")).unwrap();
+    let i = input.to_str().unwrap();
+    for args in
+        [&["rate", i][..], &["solve", i], &["explain", i], &["hint", i], &["replay", "--seed", "1", "--index", "0"]]
+    {
+        let o = with_stdout_closed(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("standard output is closed"), "{args:?}: {}", err(&o));
+    }
+    // A command whose results are files still runs, and no file takes the closed descriptor's
+    // place.
+    let out = tmp.path().join("book");
+    let o = with_stdout_closed(&["generate", "--count", "3", "--seed", "1", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out.join("puzzles.csv").exists());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_is_an_error_naming_it() {
+    for args in [&["rate", "-"][..], &["solve", "-"], &["explain", "-"], &["replay", "--seed", "1", "--index", "0"]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let mut child = bin().args(args).stdin(Stdio::piped()).stdout(full).stderr(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(format!("{GOOD}\n").as_bytes()).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("writing to standard output: No space left"), "{args:?}: {}", err(&o));
+    }
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_line_is_skipped() {
+    let bom = "\u{feff}";
+    let o = run_within(&["rate", "-"], Some(format!("{bom}{GOOD}\n{GOOD}\n").as_bytes()), 30);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o).lines().filter(|l| l.starts_with("1,") || l.starts_with("2,")).count(), 2, "{}", out(&o));
+    // The family is chosen from the first line, with the mark or without.
+    let line16 = format!("{}{}", "1", ".".repeat(255));
+    let o = run_within(&["solve", "-"], Some(format!("{bom}{line16}\n").as_bytes()), 30);
+    assert!(out(&o).starts_with("line,solutions,solution\n1,2,"), "{}{}", out(&o), err(&o));
+    // KenKen JSON, and only the first line's mark: a later one is a bad character.
+    let kk = r#"{"size":1,"cages":[{"op":"=","target":1,"cells":[[0,0]]}]}"#;
+    let o = run_within(&["--kind", "kenken", "solve", "-"], Some(format!("{bom}{kk}\n{bom}{kk}\n").as_bytes()), 30);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(out(&o).contains("\n1,1,") && !err(&o).contains("line 1:") && err(&o).contains("line 2:"), "{}", err(&o));
+}

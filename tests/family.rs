@@ -205,3 +205,41 @@ fn a_large_puzzle_needing_subsets_is_decided() {
     assert!(p.shape.is_solution(&grid));
     assert!(p.givens.iter().zip(&grid).all(|(&g, &d)| g == 0 || g == d), "a given changed");
 }
+
+#[test]
+fn boxes_one_cell_tall_or_wide_are_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("b");
+    let o_ = out.to_str().unwrap();
+    for b in ["1x4", "4x1", "1x9", "9x1", "1x25"] {
+        let o = run(&["generate", "--box", b, "--count", "1", "--quiet", "--out", o_], None);
+        assert_eq!(o.status.code(), Some(2), "--box {b}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--box") && stderr(&o).contains("at least 2 rows and 2 columns"), "{}", stderr(&o));
+        // The flag is refused wherever it is taken.
+        let o = run(&["rate", "--box", b, "-"], Some(""));
+        assert_eq!(o.status.code(), Some(2), "rate --box {b}: {}", stderr(&o));
+    }
+    assert!(!out.exists());
+    // From a config file too.
+    let cfg = tmp.path().join("c.toml");
+    std::fs::write(&cfg, "[generate]\nboxes = [1, 6]\n").unwrap();
+    let o = run(&["generate", "--box", "2x3", "--config", cfg.to_str().unwrap(), "--count", "1", "--out", o_], None);
+    assert!(o.status.success(), "--box overrides the file: {}", stderr(&o));
+    let o = run(
+        &["generate", "--diagonals", "--config", cfg.to_str().unwrap(), "--count", "1", "--force", "--out", o_],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1x6"), "{}", stderr(&o));
+    // Input lines: a 5×5 text line (25 characters) or a JSON box of one row is no Sudoku.
+    let o = run(&["solve", "-"], Some(&format!("1{}\n", ".".repeat(24))));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 1: 25 characters: no box of at least 2x2"), "{}", stderr(&o));
+    let json = r#"{"size":4,"box":[1,4],"givens":[[1,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#;
+    let o = run(&["solve", "-"], Some(&format!("{json}\n")));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 1: box 1x4: a box needs at least 2 rows"), "{}", stderr(&o));
+    // A 2x2 box still works.
+    let o = run(&["solve", "-"], Some(&format!("1{}\n", ".".repeat(15))));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -430,3 +430,25 @@ fn calibrate_fits_every_size_of_a_mixed_reference_and_writes_them_all() {
     assert!(sizes.contains_key("4") && sizes.contains_key("7"));
     assert!(sizes["7"]["k1"].as_float().unwrap() > sizes["4"]["k1"].as_float().unwrap());
 }
+
+#[test]
+fn size_tables_no_kenken_can_use_and_targets_out_of_range_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("c.toml");
+    std::fs::write(&cfg, "[grades.size.99]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n").unwrap();
+    let c = cfg.to_str().unwrap();
+    let out = tmp.path().join("out");
+    for args in [
+        &["--kind", "kenken", "--config", c, "rate", "-"][..],
+        &["--kind", "kenken", "--config", c, "generate", "--count", "1", "--out", out.to_str().unwrap()],
+    ] {
+        let o = run(args, Some(""));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("[grades.size.99]") && stderr(&o).contains("1 to 12"), "{}", stderr(&o));
+    }
+    assert!(!out.exists());
+    let line = r#"{"size":2,"cages":[{"op":"+","target":1e30,"cells":[[0,0],[0,1],[1,0],[1,1]]}]}"#;
+    let o = run(&["--kind", "kenken", "rate", "-"], Some(&format!("{line}\n")));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 1: cage 1: \"target\" 1e+30 is out of range"), "{}", stderr(&o));
+}

@@ -46,12 +46,13 @@ fn filter_bits(keys: u64) -> u32 {
 }
 
 fn write_keys(path: &Path, keys: &[u128]) -> Result<()> {
-    let mut w = BufWriter::new(File::create(path).with_context(|| format!("writing {}", path.display()))?);
+    let ctx = || format!("writing {}", path.display());
+    let mut w = BufWriter::new(File::create(path).with_context(ctx)?);
     for k in keys {
-        w.write_all(&k.to_le_bytes())?;
+        w.write_all(&k.to_le_bytes()).with_context(ctx)?;
     }
-    let f = w.into_inner().map_err(|e| e.into_error())?;
-    f.sync_all().with_context(|| format!("writing {}", path.display()))
+    let f = w.into_inner().map_err(|e| e.into_error()).with_context(ctx)?;
+    f.sync_all().with_context(ctx)
 }
 
 /// Every 16-byte key of a key file, in order.
@@ -137,8 +138,9 @@ impl Dedup {
         if self.exclude.binary_search(&key).is_ok() {
             return Ok(true);
         }
-        self.keys.flush()?;
-        let mut r = BufReader::with_capacity(1 << 16, File::open(&self.keys_path)?);
+        self.keys.flush().with_context(|| format!("writing {}", self.keys_path.display()))?;
+        let file = File::open(&self.keys_path).with_context(|| format!("reading {}", self.keys_path.display()))?;
+        let mut r = BufReader::with_capacity(1 << 16, file);
         let mut buf = [0u8; 16];
         for _ in 0..self.emitted {
             r.read_exact(&mut buf).with_context(|| format!("reading {}", self.keys_path.display()))?;

@@ -11,7 +11,7 @@ use super::atomic::AtomicFile;
 use super::calibration::{Calibration, StepHistogram};
 use super::exact;
 use crate::grade::{Grade, Thresholds};
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use plotters::prelude::*;
 use std::io::Write as _;
 use std::path::Path;
@@ -337,10 +337,10 @@ pub fn write(dir: &Path, r: &Report) -> Result<()> {
         md += &format!("![{}]({name})\n\n", name.trim_end_matches(".svg").replace('-', " "));
     }
     for (name, body) in &files {
-        AtomicFile::write_all(dir, name, body.as_bytes()).with_context(|| format!("writing {name}"))?;
+        AtomicFile::write_all(dir, name, body.as_bytes())?; // its errors name the file
     }
-    let mut f = AtomicFile::create(dir, "report.md").context("writing report.md")?;
-    f.writer().write_all(md.as_bytes())?;
+    let mut f = AtomicFile::create(dir, "report.md")?;
+    f.writer().write_all(md.as_bytes()).map_err(|e| super::atomic::named(e, &dir.join("report.md")))?;
     f.commit()?;
     Ok(())
 }

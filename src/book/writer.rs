@@ -4,6 +4,7 @@
 //! file. The files go into the run's staging folder (`outdir`), which becomes the book in one
 //! step once everything is written, so no file here needs a temporary name of its own.
 
+use super::atomic::named;
 use super::calibration::Calibration;
 use super::outdir::write_synced;
 use super::record::{header_line, Record};
@@ -69,14 +70,15 @@ impl Out {
     }
 }
 
+/// Writes whose errors name the file (`writing DIR/puzzles.csv: No space left on device`).
 impl Write for Out {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.w.write(buf)?;
+        let n = self.w.write(buf).map_err(|e| named(e, &self.path))?;
         self.len += n as u64;
         Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.w.flush()
+        self.w.flush().map_err(|e| named(e, &self.path))
     }
 }
 
@@ -167,14 +169,15 @@ impl BookWriter {
         Ok((lens, handles))
     }
 
+    /// Append a record (errors name the file).
     pub fn write(&mut self, grade: Grade, rec: &Record) -> Result<()> {
-        self.append(grade, rec).with_context(|| format!("writing the book in {}", self.dir.display()))
+        Ok(self.append(grade, rec)?)
     }
 
     /// A puzzle beyond its grade's quota: into `overflow.jsonl` when kept, else nowhere.
     pub fn write_overflow(&mut self, rec: &Record) -> Result<()> {
         if let Some(o) = &mut self.overflow {
-            writeln!(o, "{}", rec.json).with_context(|| format!("writing the book in {}", self.dir.display()))?;
+            writeln!(o, "{}", rec.json)?;
         }
         Ok(())
     }

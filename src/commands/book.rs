@@ -38,6 +38,7 @@ struct Record {
 }
 
 pub fn book(a: Args) -> Result<ExitCode> {
+    check_title(&a.options.title)?;
     let svg_dir = a.out.as_os_str().to_string_lossy().ends_with('/') || a.out.is_dir();
     if !svg_dir && a.out.extension().is_none_or(|e| !e.eq_ignore_ascii_case("pdf")) {
         return Err(UsageError(format!(
@@ -57,6 +58,7 @@ pub fn book(a: Args) -> Result<ExitCode> {
         .copied()
         .find(|k| k.key() == name)
         .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", manifest_path.display())))?;
+    check_out(&a.input, &a.out, svg_dir)?;
     struct Go(Args, bool);
     impl KindVisitor for Go {
         type Output = Result<ExitCode>;
@@ -67,17 +69,87 @@ pub fn book(a: Args) -> Result<ExitCode> {
     kind.visit(Go(a, svg_dir))
 }
 
+/// `--title` goes into SVG text and the PDF's metadata: a control character is refused, naming
+/// the flag (XML cannot hold most of them, and a tab or line break would be folded into a
+/// space), as are U+FFFE and U+FFFF, which XML cannot hold either.
+fn check_title(title: &str) -> Result<(), UsageError> {
+    let bad = |c: char| c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}');
+    match title.chars().enumerate().find(|&(_, c)| bad(c)) {
+        Some((i, c)) => Err(UsageError(format!(
+            "--title: character {} is the control character U+{:04X}: a title is one line of printable text",
+            i + 1,
+            c as u32
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The output may not be the book folder or lie inside it (600 SVG files among the book's own,
+/// or a PDF there, which the next `generate --force` would refuse as a file not the program's);
+/// an SVG folder that is a symbolic link is refused rather than written through. (A PDF at a
+/// link replaces the link: `AtomicFile` renames over it.)
+fn check_out(input: &Path, out: &Path, svg_dir: bool) -> Result<(), UsageError> {
+    // Without a trailing `/`, so that a link is seen as the link.
+    let plain: PathBuf = out.components().collect();
+    if svg_dir && std::fs::symlink_metadata(&plain).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(UsageError(format!(
+            "--out {}: the SVG folder is a symbolic link; give the folder itself (files are never written through a \
+             link)",
+            out.display()
+        )));
+    }
+    let (Ok(book), Some(at)) = (input.canonicalize(), location(&plain)) else { return Ok(()) };
+    if at.starts_with(&book) {
+        let place = if at == book { "the book folder" } else { "inside the book folder" };
+        let what = if svg_dir { "SVG files" } else { "PDF" };
+        return Err(UsageError(format!(
+            "--out {} is {place} --in {}: write the {what} elsewhere",
+            out.display(),
+            input.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Where `p` would be written: its folder with links, `.` and `..` resolved as far as it
+/// exists (the rest taken as named), then its own last name, not followed.
+fn location(p: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(p).ok()?;
+    let (mut dir, name) = match abs.file_name() {
+        Some(name) => (abs.parent()?.to_path_buf(), Some(name.to_owned())),
+        None => (abs.clone(), None), // ends in `..` (or is `/`): a folder, resolved whole
+    };
+    let mut rest = Vec::new();
+    while !dir.exists() {
+        rest.push(dir.components().next_back()?.as_os_str().to_owned());
+        dir.pop();
+    }
+    let mut at = dir.canonicalize().ok()?;
+    for c in rest.iter().rev() {
+        match c.to_str() {
+            Some("..") => {
+                at.pop();
+            }
+            Some(".") => {}
+            _ => at.push(c),
+        }
+    }
+    at.extend(name);
+    Some(at)
+}
+
 fn read_records(dir: &Path) -> Result<Vec<Record>> {
     let path = dir.join("puzzles.jsonl");
     let f = std::fs::File::open(&path).map_err(|e| UsageError(format!("--in {}: {e}", path.display())))?;
     let mut out = Vec::new();
     for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
         let line = line.with_context(|| format!("{}: line {}", path.display(), i + 1))?;
+        let line = if i == 0 { super::lines::without_bom(&line) } else { line.as_str() };
         if line.trim().is_empty() {
             continue;
         }
         let bad = |what: &str| UsageError(format!("{}: line {}: {what}", path.display(), i + 1));
-        let v: serde_json::Value = serde_json::from_str(&line).map_err(|e| bad(&e.to_string()))?;
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
         let grade = v["grade"].as_str().and_then(|g| Grade::ALL.into_iter().find(|x| x.name() == g));
         let puzzle = match &v["puzzle"] {
             serde_json::Value::String(s) => s.clone(),
@@ -178,7 +250,7 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
     progress.finish_and_clear();
     let (dir, file) = split_path(&a.out)?;
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    AtomicFile::write_all(&dir, &file, &pdf).with_context(|| format!("writing {}", a.out.display()))?;
+    AtomicFile::write_all(&dir, &file, &pdf)?; // its errors name the file
     eprintln!("wrote {} ({} puzzles, {} pages)", a.out.display(), chosen.len(), pages.len());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,10 +1,12 @@
 //! `rate` and `solve`: one puzzle per input line, CSV to stdout, in input order.
 //!
 //! Lines are processed in parallel in ordered chunks. Blank lines and lines starting with `#`
-//! are skipped. A bad line is reported on stderr as `line N: <what is wrong>`; the others are
-//! still processed, and the exit code is then 1. Bad lines include lines that are not UTF-8
-//! and lines over `MAX_LINE` bytes (skipped as they are read, never held whole). An input that
-//! cannot be opened (missing, a directory) is a usage error; a read error stops the run once.
+//! are skipped, and so is a byte order mark at the start of the input. A bad line is reported
+//! on stderr as `line N: <what is wrong>`; the others are still processed, and the exit code
+//! is then 1. Bad lines include lines that are not UTF-8 and lines over `MAX_LINE` bytes
+//! (skipped as they are read, never held whole). An input that cannot be opened (missing, a
+//! directory) is a usage error; a read error stops the run once. A failed write of the output
+//! names standard output (a broken pipe is left to `main`, which ends quietly).
 
 use crate::book::record::round_steps;
 use crate::config::{RunConfig, UsageError};
@@ -126,12 +128,29 @@ fn lines(r: impl BufRead + 'static) -> Records {
     Box::new(Lines { reader: r, line: 0, done: false })
 }
 
+/// The byte order mark U+FEFF that some editors put at the start of a UTF-8 file.
+const BOM: char = '\u{feff}';
+
+/// The text of an input's first line without a leading byte order mark: it is no part of the
+/// puzzle (read as a character, it made "expected 81 characters, found 82").
+pub(crate) fn without_bom(first: &str) -> &str {
+    first.strip_prefix(BOM).unwrap_or(first)
+}
+
+/// Record 1 without its byte order mark (`without_bom`).
+fn first_without_bom(record: std::io::Result<Numbered>) -> std::io::Result<Numbered> {
+    record.map(|(n, text)| match text {
+        Ok(t) if n == 1 && t.starts_with(BOM) => (n, Ok(without_bom(&t).to_string())),
+        other => (n, other),
+    })
+}
+
 /// Numbered input records: one per line, except that a MiniZinc data file (`*.dzn`, Kakuro
 /// collections) is one puzzle spread over many lines, read whole as record 1.
 pub(crate) fn open(input: Option<&Path>) -> Result<Records> {
     Ok(match open_source(input)? {
-        Source::Lines(r) => lines(r),
-        Source::Whole(record) => Box::new(std::iter::once(Ok((1, record)))),
+        Source::Lines(r) => Box::new(lines(r).map(first_without_bom)),
+        Source::Whole(record) => Box::new(std::iter::once(first_without_bom(Ok((1, record))))),
     })
 }
 
@@ -163,6 +182,10 @@ fn open_source(input: Option<&Path>) -> Result<Source> {
     }
     Ok(Source::Lines(Box::new(BufReader::with_capacity(1 << 16, file))))
 }
+
+/// What a failed write of the results says (`error: writing to standard output: No space
+/// left on device`).
+pub(crate) const STDOUT: &str = "writing to standard output";
 
 /// Report a bad line on stderr. A closed stderr is not worth a panic: the message is dropped.
 fn report(n: usize, what: &str) {
@@ -204,8 +227,8 @@ pub(crate) fn process_records(
     let mut out = stdout.lock();
     if let Some(header) = header {
         let mut w = csv::Writer::from_writer(&mut out);
-        w.write_record(header)?;
-        w.flush()?;
+        w.write_record(header).context(STDOUT)?;
+        w.flush().context(STDOUT)?;
     }
     let mut failed = false;
     // A chunk's lines back to back in `text`, each with its number and end: no allocation per
@@ -231,7 +254,7 @@ pub(crate) fn process_records(
         let text = chunk.text.as_str();
         let results: Vec<TaskOutput> = chunk.lines.par_chunks(TASK).map(|lines| run_task(text, lines)).collect();
         for (rows, errors) in results {
-            out.write_all(&rows)?;
+            out.write_all(&rows).context(STDOUT)?;
             for (n, e) in errors {
                 *failed = true;
                 report(n, &e);
@@ -239,12 +262,12 @@ pub(crate) fn process_records(
         }
         chunk.text.clear();
         chunk.lines.clear();
-        out.flush()?;
+        out.flush().context(STDOUT)?;
         Ok(())
     };
     let name = || input.map_or("standard input".into(), |p| p.display().to_string());
     match source {
-        Source::Whole(Ok(text)) => chunk.push(1, &text),
+        Source::Whole(Ok(text)) => chunk.push(1, without_bom(&text)),
         Source::Whole(Err(e)) => {
             failed = true;
             report(1, &e);
@@ -261,6 +284,7 @@ pub(crate) fn process_records(
                     continue;
                 }
                 match std::str::from_utf8(&buf) {
+                    Ok(line) if n == 1 => chunk.push(n, without_bom(line)),
                     Ok(line) => chunk.push(n, line),
                     Err(e) => {
                         failed = true;

@@ -1,13 +1,15 @@
 //! `replay`: rebuild candidate I of a run from its master seed and print its book record (the
 //! same line `puzzles.jsonl` holds) followed by the rater's full step log, one level try a line.
-//! Write errors (a closed pipe) are returned, not panicked on.
+//! Write errors (a closed pipe, a full disk) are returned, naming standard output, not panicked
+//! on.
 
 use crate::book::id::IdPrefix;
 use crate::book::Record;
 use crate::config::RunConfig;
 use crate::kinds::Kind;
 use crate::pipeline::{process_steered, Context};
-use anyhow::Result;
+use anyhow::{Context as _, Result};
+use std::fmt::Write as _;
 use std::io::Write;
 
 pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, index: u64, steer: u8) -> Result<()> {
@@ -24,14 +26,14 @@ pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, 
         Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(&key)).with_target(cfg.target_for(key.size));
     let mut log = Vec::new();
     let p = process_steered(&ctx, index, steer, Some(&mut log));
-    let mut out = std::io::stdout().lock();
-    match &p.outcome {
-        Ok(acc) => writeln!(out, "{}", Record::new(&ids.id(master, index), master, index, steer, acc).json)?,
-        Err(reason) => writeln!(out, "# candidate {index} was rejected: {}", reason.name())?,
-    }
+    // The whole text first, then one write: a failure names where it went.
+    let mut text = match &p.outcome {
+        Ok(acc) => format!("{}\n", Record::new(&ids.id(master, index), master, index, steer, acc).json),
+        Err(reason) => format!("# candidate {index} was rejected: {}\n", reason.name()),
+    };
     for (i, e) in log.iter().enumerate() {
-        writeln!(
-            out,
+        let _ = writeln!(
+            text,
             "# try {:>4}  level {}  situations {:>5}  successes {:>4}  cost {:>8.2}  {}",
             i + 1,
             e.level,
@@ -39,8 +41,8 @@ pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, 
             e.successes,
             e.cost,
             e.applied.as_deref().unwrap_or("-")
-        )?;
+        );
     }
-    out.flush()?;
-    Ok(())
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).context(super::lines::STDOUT)
 }

@@ -7,6 +7,7 @@ pub mod bitset;
 pub mod cage;
 pub mod canon;
 pub mod combos;
+pub mod json;
 pub mod latin;
 
 pub use bitset::DigitSet;

@@ -239,6 +239,10 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn puzzle_size(_p: &Self::Puzzle) -> Option<usize> {
         None
     }
+    /// The sizes `puzzle_size` can give (every puzzle the kind reads, not only those it
+    /// generates), lowest and highest: a `[grades.size.N]` or `[target.size.N]` table outside
+    /// them could apply to no puzzle and is refused. None for kinds without size tables.
+    const TABLE_SIZES: Option<(usize, usize)> = None;
     /// Whether the kind reads `[grades.variant.NAME]` tables (`grading_variants`).
     const HAS_VARIANTS: bool = false;
     /// The variant tables that may grade a run, most specific first, ahead of the size's

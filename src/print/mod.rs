@@ -107,8 +107,23 @@ impl Drawing {
     }
 }
 
+/// `s` as SVG text: markup characters escaped, and the characters XML cannot hold at all (the
+/// control characters but tab and line breaks; U+FFFE, U+FFFF) as U+FFFD, so that text from a
+/// book file (an id) can never make a page fail to parse. (`book` refuses them in `--title`.)
 pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || matches!(c, '\u{fffe}' | '\u{ffff}') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The solution's digits from a book record's `solution` field: Sudoku's digit string, or
@@ -129,5 +144,18 @@ pub fn solution_digits(v: &serde_json::Value) -> Result<Vec<u8>, String> {
             Ok(out)
         }
         _ => Err("solution must be a string or an array of rows".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escape_leaves_nothing_xml_cannot_hold() {
+        assert_eq!(super::escape("a<b>&\"c\""), "a&lt;b&gt;&amp;&quot;c&quot;");
+        assert_eq!(super::escape("x\u{1}y\u{7f}\tz\u{ffff}"), "x\u{fffd}y\u{7f}\tz\u{fffd}");
+        // Every escaped string parses as an SVG text's content.
+        let all: String = (0u32..0x80).filter_map(char::from_u32).chain(['\u{fffe}', '\u{ffff}']).collect();
+        let svg = format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>{}</text></svg>", super::escape(&all));
+        assert!(roxmltree::Document::parse(&svg).is_ok());
     }
 }

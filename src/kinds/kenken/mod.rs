@@ -287,6 +287,8 @@ impl Kind for KenKenKind {
     fn givens(p: &KenKen) -> usize {
         p.cages.iter().filter(|c| c.op == Op::Given).count()
     }
+    /// `notation` reads sizes 1 to 12 (generated: 3 to 12).
+    const TABLE_SIZES: Option<(usize, usize)> = Some((1, 12));
     fn grading_size(params: &KenKenParams) -> Option<usize> {
         Some(params.size as usize)
     }

@@ -4,6 +4,7 @@
 
 use super::{Cage, KenKen};
 use crate::common::cage::Op;
+use crate::common::json;
 use serde_json::{json, Value};
 
 pub fn to_json(p: &KenKen) -> Value {
@@ -26,10 +27,7 @@ pub fn grid_json(g: &[u8]) -> Value {
 
 fn from_json(v: &Value) -> Result<KenKen, String> {
     let v = v.get("puzzle").filter(|p| p.is_object()).unwrap_or(v);
-    let size = v.get("size").and_then(Value::as_u64).ok_or("missing \"size\" (a number)")?;
-    if !(1..=12).contains(&size) {
-        return Err(format!("\"size\" must be 1 to 12, got {size}"));
-    }
+    let size = json::whole(v, "size", 1..=12)?;
     let n = size as usize;
     let cages = v.get("cages").and_then(Value::as_array).ok_or("missing \"cages\" (an array)")?;
     let mut out = Vec::with_capacity(cages.len());
@@ -37,7 +35,7 @@ fn from_json(v: &Value) -> Result<KenKen, String> {
         let what = |m: &str| format!("cage {}: {m}", i + 1);
         let op_text = c.get("op").and_then(Value::as_str).ok_or_else(|| what("missing \"op\""))?;
         let op = Op::from_symbol(op_text).ok_or_else(|| what(&format!("unknown op {op_text:?} (+ - * / = ?)")))?;
-        let target = c.get("target").and_then(Value::as_u64).ok_or_else(|| what("missing \"target\" (a number)"))?;
+        let target = json::whole(c, "target", 0..=u32::MAX as u64).map_err(|e| what(&e))?;
         let cells = c.get("cells").and_then(Value::as_array).ok_or_else(|| what("missing \"cells\""))?;
         let mut idx = Vec::with_capacity(cells.len());
         for cell in cells {
@@ -48,7 +46,7 @@ fn from_json(v: &Value) -> Result<KenKen, String> {
             }
             idx.push((r as usize * n + col as usize) as u8);
         }
-        out.push(Cage { op, target: target.min(u32::MAX as u64) as u32, cells: idx });
+        out.push(Cage { op, target: target as u32, cells: idx });
     }
     let p = KenKen { size: size as u8, cages: out };
     p.validate()?;
@@ -304,5 +302,28 @@ mod tests {
         assert!(parse(&text.replace("\"/\"", "\"%\"")).unwrap_err().contains("unknown op"));
         assert!(parse("4:aa_aab_a_a_4,d2s2m4m6a10a9").unwrap_err().contains("not enough data"));
         assert!(parse("hello").is_err());
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_named_not_missing() {
+        let cage =
+            |target: &str| format!("{{\"size\":1,\"cages\":[{{\"op\":\"=\",\"target\":{target},\"cells\":[[0,0]]}}]}}");
+        assert!(parse(&cage("1")).is_ok());
+        for (target, says) in [
+            ("1e30", "\"target\" 1e+30 is out of range (0 to 4294967295)"),
+            ("4294967296", "out of range"),
+            ("-3", "\"target\" -3 is out of range"),
+            ("2.5", "must be a whole number, got 2.5"),
+            ("\"7\"", "must be a number"),
+        ] {
+            let e = parse(&cage(target)).unwrap_err();
+            assert!(e.contains(says) && e.starts_with("cage 1: "), "{target}: {e}");
+        }
+        assert!(parse("{\"size\":4,\"cages\":[{\"op\":\"+\",\"cells\":[]}]}")
+            .unwrap_err()
+            .contains("missing \"target\""));
+        let e = parse("{\"size\":1e30,\"cages\":[]}").unwrap_err();
+        assert!(e.contains("\"size\" 1e+30 is out of range (1 to 12)"), "{e}");
+        assert!(parse("{\"size\":13,\"cages\":[]}").unwrap_err().contains("out of range (1 to 12)"));
     }
 }

@@ -57,7 +57,7 @@ impl Kind for Sudoku {
                 .value_parser(clap::builder::EnumValueParser::<Symmetry>::new())
                 .help("Clue symmetry (Sudoku), overriding [generate] symmetry"),
             // `--box 3x3` is classic 9×9; any other box is the family's (`cli::route_family`).
-            clap::Arg::new("box").long("box").value_name("RxC").help(
+            clap::Arg::new("box").long("box").value_name("RxC").value_parser(family::notation::box_value).help(
                 "Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4; 3x3 is classic",
             ),
         ]

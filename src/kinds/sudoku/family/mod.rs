@@ -79,6 +79,13 @@ impl FamilyParams {
             Some((r, c)) if !(4..=shape::MAX_N).contains(&n) || r == 0 || c == 0 => {
                 return Err(format!("--box {r}x{c} makes {n} symbols: 4 to {} are possible", shape::MAX_N))
             }
+            // A box one cell tall or wide is a row or a column: the board is a Latin square.
+            Some((r, c)) if r < 2 || c < 2 => {
+                return Err(format!(
+                    "--box {r}x{c}: a box needs at least 2 rows and 2 columns (one row or column as a box makes a \
+                     Latin square, not a Sudoku); boxes go from 2x2 to 5x5"
+                ))
+            }
             None if !(4..=16).contains(&n) => return Err(format!("--jigsaw --size {n}: jigsaw sizes are 4 to 16")),
             _ => {}
         }
@@ -113,6 +120,7 @@ impl Kind for Family {
             Arg::new("box")
                 .long("box")
                 .value_name("RxC")
+                .value_parser(notation::box_value)
                 .help("Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4"),
             Arg::new("jigsaw")
                 .long("jigsaw")
@@ -256,6 +264,8 @@ impl Kind for Family {
     fn givens(p: &FamilyPuzzle) -> usize {
         p.givens.iter().filter(|&&d| d != 0).count()
     }
+    /// Every size of `shape::Shape` (a prime size has no box but is read as a jigsaw).
+    const TABLE_SIZES: Option<(usize, usize)> = Some((4, shape::MAX_N));
     fn grading_size(params: &FamilyParams) -> Option<usize> {
         Some(params.size())
     }

@@ -55,6 +55,23 @@ pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
     Ok((r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?))
 }
 
+/// The value parser of `--box` (every command that takes it): `RxC` with R and C at least 2
+/// (a box one cell tall or wide is a row or a column, and the board a Latin square, not a
+/// Sudoku) and R·C from 4 to 25. The value is kept as given.
+pub fn box_value(s: &str) -> Result<String, String> {
+    let (r, c) = parse_box(s)?;
+    if r < 2 || c < 2 {
+        return Err(format!(
+            "a box needs at least 2 rows and 2 columns ({r}x{c} makes a Latin square, not a Sudoku); boxes go from \
+             2x2 to 5x5"
+        ));
+    }
+    if r * c > super::shape::MAX_N {
+        return Err(format!("{r}x{c} makes {} symbols: 4 to {} are possible", r * c, super::shape::MAX_N));
+    }
+    Ok(s.to_string())
+}
+
 /// Read text lines with this box (`--box RxC`); an unreadable value is left to the flag's
 /// own check.
 pub fn set_text_box(b: &str) {
@@ -81,6 +98,12 @@ pub fn parse_text(t: &str) -> Result<(Shape, Vec<u8>), String> {
         givens.push(d);
     }
     let b = TEXT_BOX.get().copied().filter(|(r, c)| r * c == n).unwrap_or(default_box(n));
+    if b.0 < 2 {
+        return Err(format!(
+            "{len} characters: no box of at least 2x2 makes {n} symbols (give a {n}x{n} jigsaw as a JSON object \
+             with \"regions\")"
+        ));
+    }
     let shape = Shape::new(n, Some(b), None, false, Vec::new())?;
     Ok((shape, givens))
 }
@@ -106,10 +129,7 @@ fn grid_rows(v: &Value, n: usize, what: &str) -> Result<Vec<u8>, String> {
 
 /// Read the JSON object form.
 pub fn from_json(v: &Value) -> Result<(Shape, Vec<u8>), String> {
-    let n = v.get("size").and_then(Value::as_u64).ok_or("\"size\" missing or not a number")? as usize;
-    if !(4..=super::shape::MAX_N).contains(&n) {
-        return Err(format!("size {n} is outside 4..={}", super::shape::MAX_N));
-    }
+    let n = crate::common::json::whole(v, "size", 4..=super::shape::MAX_N as u64)? as usize;
     let boxes = match v.get("box") {
         None | Some(Value::Null) => None,
         Some(b) => {
@@ -141,7 +161,8 @@ pub fn from_json(v: &Value) -> Result<(Shape, Vec<u8>), String> {
     if let Some(cs) = v.get("cages").filter(|c| !c.is_null()) {
         let cs = cs.as_array().ok_or("\"cages\" must be an array")?;
         for (i, c) in cs.iter().enumerate() {
-            let sum = c.get("sum").and_then(Value::as_u64).ok_or_else(|| format!("cage {}: \"sum\" missing", i + 1))?;
+            let sum = crate::common::json::whole(c, "sum", 0..=u32::MAX as u64)
+                .map_err(|e| format!("cage {}: {e}", i + 1))?;
             let cells =
                 c.get("cells").and_then(Value::as_array).ok_or_else(|| format!("cage {}: \"cells\" missing", i + 1))?;
             let mut list = Vec::new();
@@ -156,7 +177,7 @@ pub fn from_json(v: &Value) -> Result<(Shape, Vec<u8>), String> {
                 }
                 list.push((r as usize * n + col as usize) as u16);
             }
-            cages.push(Cage { sum: sum.min(u32::MAX as u64) as u32, cells: list });
+            cages.push(Cage { sum: sum as u32, cells: list });
         }
     }
     let shape = Shape::new(n, boxes, regions, diagonals, cages)?;

@@ -3,8 +3,9 @@
 //! (killer).
 //!
 //! Invariants, checked by `Shape::new` (the one constructor): 4 ≤ n ≤ 25 (`MAX_N`); `regions`
-//! holds n cells of each id 0..n, each region connected; a box shape R×C has R·C = n and its
-//! regions are the boxes; cages are connected, disjoint, of 1..=n cells, with a sum that some
+//! holds n cells of each id 0..n, each region connected; a box shape R×C has R·C = n, R ≥ 2
+//! and C ≥ 2 (a box one cell tall or wide would make a Latin square), and its regions are the
+//! boxes; cages are connected, disjoint, of 1..=n cells, with a sum that some
 //! set of distinct digits 1..=n reaches. Cells are numbered row-major, `r * n + c`.
 //! Derived tables (houses, the houses of each cell, peers, the cage of each cell) are built once.
 
@@ -107,6 +108,9 @@ impl Shape {
             (Some((r, c)), given) => {
                 if r * c != n || r == 0 {
                     return Err(format!("box {r}x{c} does not make {n} symbols"));
+                }
+                if r < 2 || c < 2 {
+                    return Err(format!("box {r}x{c}: a box needs at least 2 rows and 2 columns"));
                 }
                 let b = box_regions(r, c);
                 if let Some(g) = given {
@@ -391,6 +395,10 @@ mod tests {
     #[test]
     fn bad_shapes_are_refused() {
         assert!(Shape::new(3, Some((1, 3)), None, false, Vec::new()).is_err());
+        // A box one cell tall or wide: the board would be a Latin square.
+        for b in [(1, 4), (4, 1), (1, 7), (5, 1)] {
+            assert!(Shape::new(b.0 * b.1, Some(b), None, false, Vec::new()).is_err(), "{b:?}");
+        }
         assert!(Shape::new(9, Some((2, 4)), None, false, Vec::new()).is_err());
         let mut r = box_regions(2, 2);
         r.swap(0, 15); // region 0 gets a far cell, region 3 a near one: both disconnected

@@ -113,9 +113,6 @@ pub fn parse(id: &str) -> Result<(Shape, Vec<u8>), String> {
 /// The game ID that Solo reads for this board and these givens, or None where Solo cannot hold
 /// the puzzle: more symbols than Solo's 31, a killer above 9 symbols, a killer with a cell in
 /// no cage or with a cage of one cell, or givens that do not fit the board.
-///
-/// Boxes one cell wide or tall (rows or columns as regions, `1x7`) are not Solo box shapes; they
-/// are written as the jigsaw they are, which `parse` reads back as a jigsaw.
 pub fn write(shape: &Shape, givens: &[u8]) -> Option<String> {
     let n = shape.n;
     let area = n * n;
@@ -126,8 +123,7 @@ pub fn write(shape: &Shape, givens: &[u8]) -> Option<String> {
     {
         return None;
     }
-    let boxes = shape.boxes.filter(|&(r, c)| r >= 2 && c >= 2);
-    let mut id = match boxes {
+    let mut id = match shape.boxes {
         Some((r, c)) => format!("{r}x{c}"),
         None => format!("{n}j"),
     };
@@ -144,7 +140,7 @@ pub fn write(shape: &Shape, givens: &[u8]) -> Option<String> {
     id.push(':');
     let values: Vec<u32> = givens.iter().map(|&v| u32::from(v)).collect();
     encode_grid(&mut id, &values);
-    if boxes.is_none() {
+    if shape.boxes.is_none() {
         id.push(',');
         let blocks: Vec<usize> = shape.regions.iter().map(|&b| b as usize).collect();
         encode_edges(&mut id, n, &blocks);
@@ -570,8 +566,10 @@ mod tests {
         let id = write(&shape, &[0; 81]).unwrap();
         assert_eq!(id, format!("9j:zzzc,zzt{}", "_".repeat(72)));
         assert_eq!(parse(&id).unwrap().0.regions, rows);
-        // A 1x7 box shape is written as the jigsaw it is.
-        let latin = Shape::new(7, Some((1, 7)), None, false, Vec::new()).unwrap();
+        // Rows as the regions of a 7x7 jigsaw (a 1x7 box is no Sudoku box).
+        assert!(Shape::new(7, Some((1, 7)), None, false, Vec::new()).is_err());
+        let rows7: Vec<u8> = (0..49).map(|c| (c / 7) as u8).collect();
+        let latin = Shape::new(7, None, Some(rows7), false, Vec::new()).unwrap();
         let id = write(&latin, &[0; 49]).unwrap();
         assert!(id.starts_with("7j:zw,"), "{id}");
         assert_eq!(parse(&id).unwrap().0.regions, latin.regions);

@@ -1,0 +1,41 @@
+//! Reading numbers out of puzzle JSON with messages that say what is wrong with them.
+
+use serde_json::Value;
+
+/// The whole number at `key` of `v`, within `range`. Missing, not a number, not whole
+/// (`2.5`) and out of range (`99`, `-3`, `1e30`) each say so; before, any number beyond `u64`
+/// was taken for a missing key.
+pub fn whole(v: &Value, key: &str, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
+    let x = match v.get(key) {
+        None | Some(Value::Null) => return Err(format!("missing \"{key}\" (a number)")),
+        Some(Value::Number(x)) => x,
+        Some(other) => return Err(format!("\"{key}\" must be a number, got {other}")),
+    };
+    let out = || format!("\"{key}\" {x} is out of range ({} to {})", range.start(), range.end());
+    match x.as_u64() {
+        Some(n) if range.contains(&n) => Ok(n),
+        Some(_) => Err(out()),
+        None if x.as_f64().is_some_and(|f| f.fract() != 0.0) => {
+            Err(format!("\"{key}\" must be a whole number, got {x}"))
+        }
+        None => Err(out()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_way_a_number_can_be_wrong_says_so() {
+        let v: Value = serde_json::from_str(r#"{"a": 5, "b": 1e30, "c": -1, "d": 2.5, "e": "5", "f": null}"#).unwrap();
+        assert_eq!(whole(&v, "a", 0..=9), Ok(5));
+        assert_eq!(whole(&v, "a", 6..=9), Err("\"a\" 5 is out of range (6 to 9)".into()));
+        assert_eq!(whole(&v, "b", 0..=9), Err("\"b\" 1e+30 is out of range (0 to 9)".into()));
+        assert_eq!(whole(&v, "c", 0..=9), Err("\"c\" -1 is out of range (0 to 9)".into()));
+        assert_eq!(whole(&v, "d", 0..=9), Err("\"d\" must be a whole number, got 2.5".into()));
+        assert_eq!(whole(&v, "e", 0..=9), Err("\"e\" must be a number, got \"5\"".into()));
+        assert_eq!(whole(&v, "f", 0..=9), Err("missing \"f\" (a number)".into()));
+        assert_eq!(whole(&v, "g", 0..=9), Err("missing \"g\" (a number)".into()));
+    }
+}
