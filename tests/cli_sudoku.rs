@@ -253,7 +253,8 @@ fn calibrate_fits_thresholds_reports_bad_lines_and_writes_a_config() {
     lines.insert(5, "12345,easy".to_string());
     let unknown = lines[10].replace(",simple", ",fiendish");
     lines.insert(9, unknown);
-    std::fs::write(&reference, lines.join("\n")).unwrap();
+    // Saved with a byte-order mark, as some editors do: not part of the first puzzle.
+    std::fs::write(&reference, format!("\u{feff}{}", lines.join("\n"))).unwrap();
     let written = tmp.path().join("calibrated.toml");
     let o = run(
         &[
@@ -270,6 +271,7 @@ fn calibrate_fits_thresholds_reports_bad_lines_and_writes_a_config() {
     assert_eq!(o.status.code(), Some(1), "bad lines make the exit code 1");
     let err = stderr(&o);
     assert!(err.contains("line 4:") && err.contains("line 6:"), "{err}");
+    assert!(!err.contains("line 1:"), "the byte-order mark spoilt line 1: {err}");
     assert!(err.contains("line 10: unknown label \"fiendish\""), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     let out = stdout(&o);

@@ -136,6 +136,8 @@ fn check_arguments(a: &Args) -> Result<()> {
 fn read_reference<K: Kind>(a: &Args) -> Result<(Vec<Entry<K::Puzzle>>, bool)> {
     let text = std::fs::read_to_string(a.reference)
         .map_err(|e| UsageError(format!("--reference {}: {e}", a.reference.display())))?;
+    // A byte-order mark (as some editors save) is not part of the first puzzle.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut failed = false;
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate() {
