@@ -276,7 +276,7 @@ fn remove_scratch(staging: &Path) -> Result<()> {
             }
         }
     }
-    sync_dir(staging)?;
+    // No fsync here: the record's sync of the folder (`complete`) covers these removals too.
     crash_point("scratch-removed");
     Ok(())
 }
@@ -397,8 +397,8 @@ impl OutDir {
         crash_point("swapped");
         sync_dir(&parent)?;
         let marker = self.dir.join(MARKER);
+        // Not fsynced: should a power loss bring the marker back, the next run removes it (`recover`).
         std::fs::remove_file(&marker).with_context(|| format!("removing {}", marker.display()))?;
-        sync_dir(&self.dir)?;
         crash_point("unmarked");
         if had_dir {
             // The previous book (or the empty folder) now sits at the staging path.

@@ -12,7 +12,8 @@
 use anyhow::{Context as _, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{Read as _, Seek as _, SeekFrom};
+use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
 /// The record's name inside DIR.
@@ -74,7 +75,9 @@ fn mix(bytes: &[u8]) -> u64 {
     h
 }
 
-/// Write the record of every regular file in `dir` but `skip` (the run's marker), fsynced.
+/// Write the record of every regular file in `dir` but `skip` (the run's marker). Not fsynced
+/// (the caller syncs the folder): a record lost to a power cut only makes the book not ours,
+/// so `--force` refuses it; it can never make a foreign file ours.
 pub fn record(dir: &Path, skip: &str) -> Result<()> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
@@ -90,7 +93,15 @@ pub fn record(dir: &Path, skip: &str) -> Result<()> {
     files.sort_by(|a, b| a.name.cmp(&b.name));
     let mut text = serde_json::to_vec_pretty(&Record { program: "puzzle-factory".into(), files })?;
     text.push(b'\n');
-    super::outdir::write_synced(&dir.join(RECORD), &text)
+    let path = dir.join(RECORD);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .and_then(|mut f| f.write_all(&text))
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// The record in `dir`, if it is there and readable as one.
