@@ -44,7 +44,7 @@ fn a_missing_input_is_one_error_naming_it() {
 #[test]
 fn binary_lines_are_bad_lines_and_the_others_are_processed() {
     let mut input = format!("{GOOD}\n").into_bytes();
-    input.extend_from_slice(b"\xff\xfe\x00\x81garbage\n");
+    input.extend_from_slice(b"\xff\xfe\x81garbage\n");
     input.extend_from_slice(&[0x80; 5000]);
     input.extend_from_slice(format!("\n{GOOD}\r\n").as_bytes());
     let o = run_within(&["solve", "-"], Some(&input), 30);
@@ -69,16 +69,41 @@ fn an_empty_input_gives_the_header_only() {
 }
 
 #[test]
-fn a_very_long_line_is_refused_without_holding_it() {
-    // 50 MB on one line, then a good puzzle: the long one is refused, the next one solved.
-    let mut input = vec![b'7'; 50 << 20];
+fn a_very_long_line_ends_the_input_without_holding_it() {
+    // A good puzzle, then 50 MB on one line (over the 16 MB a line may hold), then another good
+    // puzzle: the first is solved, the long line reported, and reading stops there.
+    let mut input = format!("{GOOD}\n").into_bytes();
+    input.extend(std::iter::repeat_n(b'7', 50 << 20));
     input.extend_from_slice(format!("\n{GOOD}\n").as_bytes());
     let start = std::time::Instant::now();
     let o = run_within(&["solve"], Some(&input), 60);
     assert_eq!(o.status.code(), Some(1));
-    assert!(err(&o).contains("line 1: line too long"), "{}", err(&o));
-    assert!(out(&o).lines().nth(1).is_some_and(|l| l.starts_with("2,1,")), "{}", out(&o));
+    assert!(err(&o).contains("line 2: line too long") && err(&o).contains("reading stops here"), "{}", err(&o));
+    let text = out(&o);
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(rows.len() == 1 && rows[0].starts_with("1,1,"), "{text}");
     assert!(start.elapsed().as_secs() < 30);
+}
+
+/// Issue 43: `rate /dev/zero` and `--exclude /dev/zero` read forever (an endless line of NUL
+/// bytes, each dropped as it came). Input holding a NUL byte is not text: reading stops there.
+#[test]
+fn endless_binary_input_ends_at_once() {
+    let o = run_within(&["rate", "/dev/zero"], None, 20);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("line 1: holds a NUL byte"), "{}", err(&o));
+    let o = run_within(&["solve", "/dev/zero"], None, 20);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tmp.path().join("o");
+    let o = run_within(
+        &["generate", "--count", "3", "--exclude", "/dev/zero", "--out", out_dir.to_str().unwrap()],
+        None,
+        20,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("--exclude /dev/zero line 1: holds a NUL byte"), "{}", err(&o));
+    assert!(!out_dir.exists());
 }
 
 /// Run with the reader of stdout gone before the program writes: it must end quietly.
