@@ -2,9 +2,11 @@
 //!
 //! Lines are processed in parallel in ordered chunks. Blank lines and lines starting with `#`
 //! are skipped. A bad line is reported on stderr as `line N: <what is wrong>`; the others are
-//! still processed, and the exit code is then 1. Bad lines include lines that are not UTF-8
-//! and lines over `MAX_LINE` bytes (skipped as they are read, never held whole). An input that
-//! cannot be opened (missing, a directory) is a usage error; a read error stops the run once.
+//! still processed, and the exit code is then 1. Bad lines include lines that are not UTF-8.
+//! A line over `MAX_LINE` bytes or holding a NUL byte ends the input there (reported as its
+//! line; the lines before it are processed): such an input is not puzzle text, and it may never
+//! end (`/dev/zero`), so it is neither held whole nor read on. An input that cannot be opened
+//! (missing, a directory) is a usage error; a read error stops the run once.
 
 use crate::book::record::round_steps;
 use crate::config::{RunConfig, UsageError};
@@ -18,20 +20,23 @@ use std::process::ExitCode;
 
 const CHUNK: usize = 4096;
 
-/// The longest input line read, in bytes (a puzzle line is a few kilobytes at most; a 60×60
-/// Kakuro about 20 KB). A longer line is reported as too long and skipped.
-pub const MAX_LINE: usize = 1 << 20;
+/// The longest input line read, in bytes: a 1000×1000 Kakuro, the largest board read, is about
+/// 5 MB as a JSON line (9 MB if every cell held two clues); most puzzle lines are a few
+/// kilobytes. A longer line ends the input (`read_line_into`).
+pub const MAX_LINE: usize = 16 << 20;
 
-/// The largest `.dzn` file read (one puzzle spread over many lines).
-const MAX_DZN: u64 = 16 << 20;
+/// The largest `.dzn` file read (one puzzle spread over many lines): a 1000×1000 Kakuro is
+/// 10 to 20 MB in either syntax.
+const MAX_DZN: u64 = 64 << 20;
 
 /// A numbered input record: its text, or what makes it unusable (too long, not UTF-8).
 pub(crate) type Numbered = (usize, Result<String, String>);
 /// Records in order; an `Err` is a read error that ends the input.
 pub(crate) type Records = Box<dyn Iterator<Item = std::io::Result<Numbered>>>;
 
-/// Lines of a reader, numbered from 1, each at most `MAX_LINE` bytes kept. After a read error
-/// it ends (a directory or a failing disk would otherwise give the same error forever).
+/// Lines of a reader, numbered from 1, each at most `MAX_LINE` bytes. After a read error, a line
+/// too long or a NUL byte it ends (a directory or a failing disk would otherwise give the same
+/// error forever; `/dev/zero` one endless line).
 struct Lines<R> {
     reader: R,
     line: usize,
@@ -47,6 +52,7 @@ impl<R: BufRead> Iterator for Lines<R> {
         match read_line(&mut self.reader) {
             Ok(Some(text)) => {
                 self.line += 1;
+                self.done = matches!(&text, Err(e) if e.ends_with(STOPS));
                 Some(Ok((self.line, text)))
             }
             Ok(None) => {
@@ -61,29 +67,51 @@ impl<R: BufRead> Iterator for Lines<R> {
     }
 }
 
-/// One line without its end (`\n` or `\r\n`); `Ok(None)` at the end of the input. Bytes past
-/// `MAX_LINE` are read and dropped, so memory stays bounded whatever the line's length.
+/// One line without its end (`\n` or `\r\n`), or what makes it unusable; `Ok(None)` at the end
+/// of the input. A line too long or holding a NUL byte ends the input: its error ends in `STOPS`.
 fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<Result<String, String>>> {
     let mut buf = Vec::new();
-    let Some(total) = read_line_into(r, &mut buf)? else { return Ok(None) };
-    if total > MAX_LINE {
-        return Ok(Some(Err(too_long(total))));
-    }
-    Ok(Some(String::from_utf8(buf).map_err(|e| not_utf8(e.utf8_error()))))
+    Ok(match read_line_into(r, &mut buf)? {
+        None => None,
+        Some(Line::Text) => Some(String::from_utf8(buf).map_err(|e| not_utf8(e.utf8_error()))),
+        Some(stop) => Some(Err(stop.error())),
+    })
 }
 
-fn too_long(total: usize) -> String {
-    format!("line too long ({total} bytes; at most {MAX_LINE})")
-}
+/// How an input's reading ends at a line that is not text: the end of every such error.
+const STOPS: &str = "; reading stops here";
 
 fn not_utf8(e: std::str::Utf8Error) -> String {
     format!("not valid UTF-8 (byte {})", e.valid_up_to() + 1)
 }
 
-/// `read_line` into `buf` (cleared first), for a caller that reuses it: the line's length with
-/// its `\r` if any (over `MAX_LINE`: too long, `buf` then holds a part at most), or `Ok(None)`
-/// at the end of the input.
-fn read_line_into(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
+/// What `read_line_into` read.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line of at most `MAX_LINE` bytes without a NUL, in `buf`.
+    Text,
+    /// Over `MAX_LINE` bytes: the input ends here.
+    TooLong,
+    /// A NUL byte at this 1-based position: not a text input, which ends here.
+    Nul(usize),
+}
+
+impl Line {
+    /// The report of a line that ends the input.
+    fn error(&self) -> String {
+        match self {
+            Line::Text => String::new(),
+            Line::TooLong => format!("line too long (over {MAX_LINE} bytes){STOPS}"),
+            Line::Nul(at) => format!("holds a NUL byte (byte {at}), not text{STOPS}"),
+        }
+    }
+}
+
+/// The next line into `buf` (cleared first; without its `\n` or `\r\n`), or `Ok(None)` at the
+/// end of the input. At most `MAX_LINE + 1` bytes are read for a line: one that is longer, or
+/// that holds a NUL byte, is reported and the caller stops reading (the rest of the input is
+/// not read: it may be endless), so memory stays bounded whatever the input.
+fn read_line_into(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<Line>> {
     buf.clear();
     // `read_until` finds the newline with the standard library's fast `memchr`.
     let limit = MAX_LINE + 1;
@@ -91,35 +119,22 @@ fn read_line_into(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Op
     if n == 0 {
         return Ok(None);
     }
-    let mut total = n;
+    // `contains` on bytes is a `memchr` too: a few nanoseconds on a puzzle line.
+    if buf.contains(&0) {
+        let at = buf.iter().position(|&b| b == 0).unwrap_or(0) + 1;
+        *buf = Vec::new();
+        return Ok(Some(Line::Nul(at)));
+    }
     if buf.last() == Some(&b'\n') {
         buf.pop();
-        total -= 1;
     } else if n == limit {
-        // Too long: the rest of the line is read and dropped.
         *buf = Vec::new();
-        loop {
-            let chunk = match r.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                break;
-            }
-            let newline = chunk.iter().position(|&b| b == b'\n');
-            let take = newline.unwrap_or(chunk.len());
-            total += take;
-            r.consume(take + newline.is_some() as usize);
-            if newline.is_some() {
-                break;
-            }
-        }
+        return Ok(Some(Line::TooLong));
     }
-    if total <= MAX_LINE && buf.last() == Some(&b'\r') {
+    if buf.last() == Some(&b'\r') {
         buf.pop();
     }
-    Ok(Some(total))
+    Ok(Some(Line::Text))
 }
 
 fn lines(r: impl BufRead + 'static) -> Records {
@@ -251,14 +266,15 @@ pub(crate) fn process_records(
         }
         Source::Lines(mut reader) => {
             let (mut n, mut buf) = (0, Vec::new());
-            while let Some(total) =
+            while let Some(line) =
                 read_line_into(&mut reader, &mut buf).with_context(|| format!("reading {}", name()))?
             {
                 n += 1;
-                if total > MAX_LINE {
+                if line != Line::Text {
+                    // The lines before are processed (the flush below), then the run ends.
                     failed = true;
-                    report(n, &too_long(total));
-                    continue;
+                    report(n, &line.error());
+                    break;
                 }
                 match std::str::from_utf8(&buf) {
                     Ok(line) => chunk.push(n, line),
@@ -267,7 +283,8 @@ pub(crate) fn process_records(
                         report(n, &not_utf8(e));
                     }
                 }
-                if chunk.lines.len() == CHUNK {
+                // A chunk holds at most `CHUNK` lines and about `MAX_LINE` bytes.
+                if chunk.lines.len() == CHUNK || chunk.text.len() >= MAX_LINE {
                     flush(&mut chunk, &mut out, &mut failed)?;
                 }
             }
