@@ -44,7 +44,7 @@ fn a_missing_input_is_one_error_naming_it() {
 #[test]
 fn binary_lines_are_bad_lines_and_the_others_are_processed() {
     let mut input = format!("{GOOD}\n").into_bytes();
-    input.extend_from_slice(b"\xff\xfe\x00\x81garbage\n");
+    input.extend_from_slice(b"\xff\xfe\x81garbage\n");
     input.extend_from_slice(&[0x80; 5000]);
     input.extend_from_slice(format!("\n{GOOD}\r\n").as_bytes());
     let o = run_within(&["solve", "-"], Some(&input), 30);
@@ -69,16 +69,77 @@ fn an_empty_input_gives_the_header_only() {
 }
 
 #[test]
-fn a_very_long_line_is_refused_without_holding_it() {
-    // 50 MB on one line, then a good puzzle: the long one is refused, the next one solved.
-    let mut input = vec![b'7'; 50 << 20];
+fn a_very_long_line_ends_the_input_without_holding_it() {
+    // A good puzzle, 50 MB on one line, a good puzzle: the first is solved, the long line
+    // refused and nothing after it read (it might never end).
+    let mut input = format!("{GOOD}\n").into_bytes();
+    input.extend_from_slice(&vec![b'7'; 50 << 20]);
     input.extend_from_slice(format!("\n{GOOD}\n").as_bytes());
     let start = std::time::Instant::now();
     let o = run_within(&["solve"], Some(&input), 60);
     assert_eq!(o.status.code(), Some(1));
-    assert!(err(&o).contains("line 1: line too long"), "{}", err(&o));
-    assert!(out(&o).lines().nth(1).is_some_and(|l| l.starts_with("2,1,")), "{}", out(&o));
+    assert!(err(&o).contains("line 2: line too long (over 16777216 bytes); reading stops here"), "{}", err(&o));
+    let text = out(&o);
+    let rows: Vec<&str> = text.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(rows, ["1"], "{}", out(&o));
     assert!(start.elapsed().as_secs() < 30);
+}
+
+/// `args` on an endless stream of NUL bytes: it must end at once, naming line 1.
+fn on_endless_zeros(args: &[&str]) -> Output {
+    let mut child =
+        bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut si = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let zeros = vec![0u8; 1 << 16];
+        // Until the program stops reading (the pipe breaks), or 1 GB at most.
+        for _ in 0..(1 << 14) {
+            if si.write_all(&zeros).is_err() {
+                return;
+            }
+        }
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    o
+}
+
+#[test]
+fn endless_or_nul_input_ends_with_a_message() {
+    let start = std::time::Instant::now();
+    for args in [&["rate"][..], &["solve"], &["explain"], &["hint"], &["--kind", "kakuro", "rate"]] {
+        let o = on_endless_zeros(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("line 1: holds a NUL byte (byte 1), not text; reading stops here"), "{}", err(&o));
+    }
+    // A file: a good line, then 4 MB of NULs: the good line is processed first.
+    let tmp = tempfile::tempdir().unwrap();
+    let zeros = tmp.path().join("zeros.txt");
+    let mut bytes = format!("{GOOD}\n").into_bytes();
+    bytes.extend_from_slice(&vec![0u8; 4 << 20]);
+    std::fs::write(&zeros, bytes).unwrap();
+    let o = run_within(&["rate", zeros.to_str().unwrap()], None, 30);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("line 2: holds a NUL byte (byte 1)"), "{}", err(&o));
+    assert!(out(&o).lines().nth(1).is_some_and(|l| l.starts_with("1,")), "{}", out(&o));
+    // `--exclude` of such a file is a usage error naming the file and line.
+    let gen = tmp.path().join("gen");
+    let gen = gen.to_str().unwrap();
+    let o = run_within(&["generate", "--count", "1", "--out", gen, "--exclude", zeros.to_str().unwrap()], None, 30);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("zeros.txt line 2: holds a NUL byte"), "{}", err(&o));
+    // The device itself, where there is one.
+    if std::path::Path::new("/dev/zero").exists() {
+        for args in [&["rate", "/dev/zero"][..], &["solve", "/dev/zero"]] {
+            let o = run_within(args, None, 30);
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            assert!(err(&o).contains("line 1: holds a NUL byte"), "{}", err(&o));
+        }
+        let o = run_within(&["generate", "--count", "1", "--out", gen, "--exclude", "/dev/zero"], None, 30);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(err(&o).contains("--exclude /dev/zero line 1: holds a NUL byte"), "{}", err(&o));
+    }
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
 
 /// Run with the reader of stdout gone before the program writes: it must end quietly.

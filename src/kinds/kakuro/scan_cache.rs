@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn tallies_follow_marked_units() {
         let mut t = UnitTallies::default();
-        let mut counts = vec![(2u32, 0u32), (1, 1), (3, 2), (0, 0)];
+        let mut counts = [(2u32, 0u32), (1, 1), (3, 2), (0, 0)];
         t.mark(0); // before the first scan: nothing to do
         t.refresh(4, |u| counts[u]);
         assert_eq!((t.totals(), t.first_hit()), ((6, 3), Some(1)));
