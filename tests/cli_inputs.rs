@@ -85,25 +85,61 @@ fn a_very_long_line_ends_the_input_without_holding_it() {
     assert!(start.elapsed().as_secs() < 30);
 }
 
-/// Issue 43: `rate /dev/zero` and `--exclude /dev/zero` read forever (an endless line of NUL
-/// bytes, each dropped as it came). Input holding a NUL byte is not text: reading stops there.
+/// `args` on an endless stream of NUL bytes: it must end at once, naming line 1.
+fn on_endless_zeros(args: &[&str]) -> Output {
+    let mut child =
+        bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut si = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let zeros = vec![0u8; 1 << 16];
+        // Until the program stops reading (the pipe breaks), or 1 GB at most.
+        for _ in 0..(1 << 14) {
+            if si.write_all(&zeros).is_err() {
+                return;
+            }
+        }
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    o
+}
+
 #[test]
-fn endless_binary_input_ends_at_once() {
-    let o = run_within(&["rate", "/dev/zero"], None, 20);
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
-    assert!(err(&o).contains("line 1: holds a NUL byte"), "{}", err(&o));
-    let o = run_within(&["solve", "/dev/zero"], None, 20);
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+fn endless_or_nul_input_ends_with_a_message() {
+    let start = std::time::Instant::now();
+    for args in [&["rate"][..], &["solve"], &["explain"], &["hint"], &["--kind", "kakuro", "rate"]] {
+        let o = on_endless_zeros(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("line 1: holds a NUL byte (byte 1), not text; reading stops here"), "{}", err(&o));
+    }
+    // A file: a good line, then 4 MB of NULs: the good line is processed first.
     let tmp = tempfile::tempdir().unwrap();
-    let out_dir = tmp.path().join("o");
-    let o = run_within(
-        &["generate", "--count", "3", "--exclude", "/dev/zero", "--out", out_dir.to_str().unwrap()],
-        None,
-        20,
-    );
+    let zeros = tmp.path().join("zeros.txt");
+    let mut bytes = format!("{GOOD}\n").into_bytes();
+    bytes.extend_from_slice(&vec![0u8; 4 << 20]);
+    std::fs::write(&zeros, bytes).unwrap();
+    let o = run_within(&["rate", zeros.to_str().unwrap()], None, 30);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("line 2: holds a NUL byte (byte 1)"), "{}", err(&o));
+    assert!(out(&o).lines().nth(1).is_some_and(|l| l.starts_with("1,")), "{}", out(&o));
+    // `--exclude` of such a file is a usage error naming the file and line.
+    let gen = tmp.path().join("gen");
+    let gen = gen.to_str().unwrap();
+    let o = run_within(&["generate", "--count", "1", "--out", gen, "--exclude", zeros.to_str().unwrap()], None, 30);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("--exclude /dev/zero line 1: holds a NUL byte"), "{}", err(&o));
-    assert!(!out_dir.exists());
+    assert!(err(&o).contains("zeros.txt line 2: holds a NUL byte"), "{}", err(&o));
+    // The device itself, where there is one.
+    if std::path::Path::new("/dev/zero").exists() {
+        for args in [&["rate", "/dev/zero"][..], &["solve", "/dev/zero"]] {
+            let o = run_within(args, None, 30);
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            assert!(err(&o).contains("line 1: holds a NUL byte"), "{}", err(&o));
+        }
+        let o = run_within(&["generate", "--count", "1", "--out", gen, "--exclude", "/dev/zero"], None, 30);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(err(&o).contains("--exclude /dev/zero line 1: holds a NUL byte"), "{}", err(&o));
+    }
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
 
 /// Run with the reader of stdout gone before the program writes: it must end quietly.

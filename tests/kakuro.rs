@@ -325,6 +325,58 @@ fn solve_and_rate_read_boards_past_the_generator_cap() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// An easy `n`×`n` board of 5×5 tiles, each unique and rated at level 2 at most (as
+/// `scripts/kakuro-tile.py` makes them), and its solution's digits.
+fn easy_tiled_board(n: usize) -> (Kakuro, Vec<u8>) {
+    let params = KakuroParams { rows: 5, cols: 5, ..Default::default() };
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1000);
+    let mut tiles = Vec::new();
+    while tiles.len() < 30 {
+        let Ok(g) = generate(&params, &mut rng) else { continue };
+        let rated = KakuroKind::rate(&g.puzzle, &g.solution, None);
+        if count_solutions(&Layout::new(&g.puzzle).unwrap(), 2).count == 1 && rated.rating.hardest_level <= 2 {
+            tiles.push(g);
+        }
+    }
+    let mut cells = vec![Cell::Block { down: 0, right: 0 }; n * n];
+    let mut digits = vec![0u8; n * n];
+    for t in 0..(n / 5) * (n / 5) {
+        let (g, r0, c0) = (&tiles[t % tiles.len()], t / (n / 5) * 5, t % (n / 5) * 5);
+        for r in 0..5 {
+            cells[(r0 + r) * n + c0..][..5].copy_from_slice(&g.puzzle.cells[r * 5..][..5]);
+            digits[(r0 + r) * n + c0..][..5].copy_from_slice(&g.solution.digits[r * 5..][..5]);
+        }
+    }
+    (Kakuro { rows: n, cols: n, cells }, digits)
+}
+
+#[test]
+fn a_kakuro_line_over_a_megabyte_is_rated_solved_and_explained() {
+    // 600×600: a 1.7 MB JSON line (lines were once cut at 1 MiB), 14,400 tiles. Once the
+    // rater rescanned the whole board at every step: a 400×400 board took over a minute.
+    let (board, digits) = easy_tiled_board(600);
+    let line = notation::to_json(&board).to_string();
+    assert!(line.len() > 3 << 19, "{}", line.len());
+    let start = std::time::Instant::now();
+    let o = run(&["--kind", "kakuro", "rate", "--threads", "1"], Some(&line));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let row = stdout(&o).lines().nth(1).unwrap().to_string();
+    assert!(row.starts_with("1,easy,") && row.split(',').nth(3) == Some("2"), "{row}");
+    let o = run(&["--kind", "kakuro", "solve"], Some(&line));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = notation::grid_rows(&digits, 600).to_string();
+    assert_eq!(stdout(&o).lines().nth(1).unwrap().splitn(3, ',').nth(2).unwrap().trim_matches('"'), want);
+    let o = run(&["--kind", "kakuro", "explain", "--format", "json"], Some(&line));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let whites = board.cells.iter().filter(|c| matches!(c, Cell::White)).count();
+    let places: usize = v["steps"].as_array().unwrap().iter().map(|s| s["place"].as_array().unwrap().len()).sum();
+    assert_eq!(places, whites);
+    assert_eq!(v["grade"], "easy");
+    assert_eq!(v["shortcut"], false, "many stuck tiles: no one guess finishes");
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}
+
 #[test]
 fn grades_agree_with_publishers_on_the_size_free_scale() {
     // The 20 publisher-graded Kakuros (Kakuro Conquest and Nikoli, 5x5 to 14x22 with the

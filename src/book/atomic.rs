@@ -42,6 +42,29 @@ fn create_new(path: &Path) -> std::io::Result<File> {
     o.open(path)
 }
 
+/// Write a whole file in place (created or truncated), never through a symbolic link at `path`,
+/// and fsync it when `sync`. For files whose folder is renamed into place as a whole, so their
+/// own names need no scratch name. Errors name the file.
+pub fn overwrite(path: &Path, bytes: &[u8], sync: bool) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let mut o = OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW);
+    }
+    let write = || -> std::io::Result<()> {
+        let mut f = o.open(path)?;
+        f.write_all(bytes)?;
+        if sync {
+            f.sync_all()?;
+        }
+        Ok(())
+    };
+    write().with_context(|| format!("writing {}", path.display()))
+}
+
 impl AtomicFile {
     pub fn create(dir: &Path, name: &str) -> std::io::Result<AtomicFile> {
         let dest = dir.join(name);

@@ -174,14 +174,7 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 
 /// Write a whole file and fsync it.
 pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    f.write_all(bytes).and_then(|_| f.sync_all()).with_context(|| format!("writing {}", path.display()))
+    super::atomic::overwrite(path, bytes, true)
 }
 
 /// The saved state of the unfinished run for DIR (`.run.json` in its staging folder), read

@@ -12,8 +12,7 @@
 use anyhow::{Context as _, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::Path;
 
 /// The record's name inside DIR.
@@ -93,15 +92,9 @@ pub fn record(dir: &Path, skip: &str) -> Result<()> {
     files.sort_by(|a, b| a.name.cmp(&b.name));
     let mut text = serde_json::to_vec_pretty(&Record { program: "puzzle-factory".into(), files })?;
     text.push(b'\n');
-    let path = dir.join(RECORD);
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .and_then(|mut f| f.write_all(&text))
-        .with_context(|| format!("writing {}", path.display()))
+    // Not synced here: the commit syncs the staging folder, and a record lost to a power cut
+    // only makes --force refuse the book (the safe side).
+    super::atomic::overwrite(&dir.join(RECORD), &text, false)
 }
 
 /// The record in `dir`, if it is there and readable as one.

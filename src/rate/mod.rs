@@ -107,6 +107,12 @@ pub trait Solving {
     fn bivalue_cells(&self) -> Vec<usize>;
     /// The step that places the solution's digit in `cell` (`shortcut`).
     fn place_solution(&self, cell: usize) -> Self::Step;
+    /// False when the open cells fall into two or more groups that no house, cage or run links
+    /// (`shortcut`: a guess then leaves the other groups as stuck as before). Kinds that do not
+    /// say answer true, and `shortcut` tries every two-candidate cell.
+    fn open_cells_linked(&self) -> bool {
+        true
+    }
 }
 
 /// The result of rating one puzzle.
@@ -273,6 +279,12 @@ pub fn shortcut<P: Solving + Clone>(pos: &P) -> bool {
     if singles_only(&mut stuck) {
         return false;
     }
+    // Level-1 techniques work within a linked group of open cells: with two stuck groups no
+    // guess finishes the puzzle. Said at once, not after a copy of the position per cell (a
+    // large Kakuro of many parts has thousands of two-candidate cells).
+    if !stuck.open_cells_linked() {
+        return false;
+    }
     stuck.bivalue_cells().into_iter().any(|c| {
         let mut p = stuck.clone();
         let step = p.place_solution(c);
@@ -294,7 +306,10 @@ fn ladder<P: Solving>(
     // Step count spent since the last step recorded in the path.
     let mut since = 0.0;
     // Safety valve against a kind whose last level fails to progress: far above any real solve.
-    let mut budget = 100_000u32;
+    // Each step places a digit or removes a candidate, so a solve takes at most (digits + 1)
+    // steps a cell (26 with 25 symbols): the valve grows with boards of over 3,125 cells (large
+    // Kakuro; a 1000×1000 board has some 600,000 white cells).
+    let mut budget = (pos.cell_count() as u64 * 32).max(100_000);
     // Each level's techniques not switched off, as a bit set over `ALL` (at most 64, as `off`):
     // chosen once, not on every step.
     let by_level: Vec<u64> = (1..=max_level)

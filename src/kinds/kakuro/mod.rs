@@ -7,6 +7,7 @@ pub mod canonical;
 pub mod draw;
 pub mod generate;
 pub mod notation;
+mod scan_cache;
 pub mod solve;
 pub mod steer;
 pub mod techniques;

@@ -6,6 +6,7 @@
 //! counter's `Propagator`, which never removes a digit of a solution the position still
 //! allows; `Position::unsound` audits every step against the known solution.
 
+use super::scan_cache::UnitTallies;
 use super::solve::{combo_support, Layout, Propagator, State, ALL};
 use crate::common::latin;
 use crate::rate::{assume, Effect, Solving, Tally, Technique};
@@ -147,6 +148,30 @@ pub struct Position<'a> {
     /// Bumped whenever a cell of the run changes; `keep_memo` is valid while it matches.
     run_version: Vec<u32>,
     keep_memo: std::cell::RefCell<Vec<(u32, [u16; 9])>>,
+    /// Empty cells left (`is_done` on every step of the ladder).
+    open: usize,
+    /// Per technique of levels 1 to 3 (`cached_slot`): its tally per cell or run, kept from
+    /// one try to the next (`scan_cache`).
+    caches: [UnitTallies; CACHED],
+}
+
+/// The techniques whose scans are cached: they look at one cell (and its two runs) or one run.
+const CACHED: usize = 8;
+
+/// The cache slot of `tech`, and whether its units are cells (else runs); None when its
+/// scan is not cached.
+fn cached_slot(tech: Tech) -> Option<(usize, bool)> {
+    Some(match tech {
+        Tech::NakedSingle => (0, true),
+        Tech::RunIntersection => (1, true),
+        Tech::LastRunCell => (2, false),
+        Tech::UniqueCombination => (3, false),
+        Tech::HiddenSingle => (4, false),
+        Tech::NakedPair => (5, false),
+        Tech::NakedTriple => (6, false),
+        Tech::CombinationElimination => (7, false),
+        Tech::AreaSum | Tech::ForcingChain | Tech::Trial => return None,
+    })
 }
 
 /// Union and intersection of the combinations in `combos` that hold every digit of `placed`.
@@ -220,16 +245,27 @@ impl<'a> Position<'a> {
             bands: std::cell::OnceCell::new(),
             run_version: vec![0; lay.runs.len()],
             keep_memo: std::cell::RefCell::new(vec![(u32::MAX, [0; 9]); lay.runs.len()]),
+            open: lay.whites.len(),
+            caches: Default::default(),
         }
     }
 
     pub fn is_done(&self) -> bool {
-        self.placed.iter().all(|&p| p)
+        self.open == 0
     }
 
+    /// Cell `c` changed: its runs' versions move on, and its units and its runs' are marked
+    /// for the scan caches.
     fn touch(&mut self, c: usize) {
+        let (cell_caches, run_caches) = self.caches.split_at_mut(2);
+        for cache in cell_caches {
+            cache.mark(c);
+        }
         for r in self.lay.cell_runs[c] {
             self.run_version[r as usize] += 1;
+            for cache in run_caches.iter_mut() {
+                cache.mark(r as usize);
+            }
         }
     }
 
@@ -237,9 +273,18 @@ impl<'a> Position<'a> {
         if self.solution[c] != d {
             self.unsound += 1;
         }
+        if !self.placed[c] {
+            self.open -= 1;
+        }
         self.cand[c] = 1 << d;
         self.placed[c] = true;
         self.touch(c);
+        // The runs' combinations change: run intersection reads them at every cell of the runs.
+        for r in self.lay.cell_runs[c] {
+            for &p in &self.lay.runs[r as usize].cells {
+                self.caches[1].mark(p as usize);
+            }
+        }
         for r in self.lay.cell_runs[c] {
             let p = &mut self.run_placed[r as usize];
             *p = (p.0 | 1 << d, p.1 + d as i32, p.2 - 1);
@@ -302,97 +347,125 @@ impl<'a> Position<'a> {
         (0..self.cand.len()).filter(|&c| !self.placed[c])
     }
 
-    fn open_runs(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.lay.runs.len()).filter(|&r| self.run_placed[r].2 > 0)
-    }
-
-    fn naked_single(&self, t: &mut Tally<Step>) {
-        for c in self.empty_cells() {
-            let m = self.cand[c];
-            t.record((m.count_ones() == 1).then(|| Step::Place { cell: c, digit: m.trailing_zeros() as u8 }));
+    /// Scan one unit (a cell or a run, as `cached_slot` says) of a cached technique: the
+    /// technique's plain scan is this over every unit in index order.
+    fn scan_unit(&self, tech: Tech, u: usize, t: &mut Tally<Step>) {
+        let run_open = || self.run_placed[u].2 > 0;
+        match tech {
+            Tech::NakedSingle if !self.placed[u] => self.naked_single(u, t),
+            Tech::RunIntersection if !self.placed[u] => self.run_intersection(u, t),
+            Tech::LastRunCell if run_open() => self.last_run_cell(u, t),
+            Tech::UniqueCombination if run_open() => self.unique_combination(u, t),
+            Tech::HiddenSingle if run_open() => self.hidden_single(u, t),
+            Tech::NakedPair if run_open() => self.naked_subset(2, u, t),
+            Tech::NakedTriple if run_open() => self.naked_subset(3, u, t),
+            Tech::CombinationElimination if run_open() => self.combination_elimination(u, t),
+            _ => {}
         }
     }
 
-    fn last_run_cell(&self, t: &mut Tally<Step>) {
-        for r in self.open_runs() {
-            let (_, sum, empty) = self.run_state(r);
-            let found = (empty == 1).then(|| {
-                let c = self.lay.runs[r].cells.iter().map(|&w| w as usize).find(|&w| !self.placed[w]).unwrap();
-                let d = self.lay.runs[r].sum as i32 - sum;
-                ((1..=9).contains(&d) && self.cand[c] >> d & 1 == 1).then_some(Step::Place { cell: c, digit: d as u8 })
-            });
-            t.record(found.flatten());
+    /// The plain scan of a cached technique: every unit, in index order.
+    #[cfg(test)]
+    fn scan_plain(&self, tech: Tech, t: &mut Tally<Step>) {
+        let (_, cells) = cached_slot(tech).expect("a cached technique");
+        let units = if cells { self.cand.len() } else { self.lay.runs.len() };
+        for u in 0..units {
+            self.scan_unit(tech, u, t);
         }
     }
 
-    fn unique_combination(&self, t: &mut Tally<Step>) {
-        for r in self.open_runs() {
-            let run = &self.lay.runs[r];
-            let outside = ALL & !run.combos[0];
-            let hit = run.combos.len() == 1
-                && run.cells.iter().any(|&w| !self.placed[w as usize] && self.cand[w as usize] & outside != 0);
-            t.record(
-                hit.then(|| {
-                    self.removal(run.cells.iter().map(|&w| (w as usize, outside)).collect(), || self.run_cells(r))
-                })
+    /// The cached scan: the units touched since the last scan are scanned again, the totals
+    /// kept, and the first success is found in the lowest unit holding one.
+    fn scan_cached(&mut self, tech: Tech, t: &mut Tally<Step>) {
+        let (slot, cells) = cached_slot(tech).expect("a cached technique");
+        let units = if cells { self.cand.len() } else { self.lay.runs.len() };
+        let mut cache = std::mem::take(&mut self.caches[slot]);
+        cache.refresh(units, |u| {
+            let mut part = Tally::default();
+            self.scan_unit(tech, u, &mut part);
+            (part.situations, part.successes)
+        });
+        let (situations, successes) = cache.totals();
+        t.record_many(situations, successes, || {
+            let mut part = Tally::default();
+            self.scan_unit(tech, cache.first_hit()?, &mut part);
+            part.first
+        });
+        self.caches[slot] = cache;
+    }
+
+    fn naked_single(&self, c: usize, t: &mut Tally<Step>) {
+        let m = self.cand[c];
+        t.record((m.count_ones() == 1).then(|| Step::Place { cell: c, digit: m.trailing_zeros() as u8 }));
+    }
+
+    fn last_run_cell(&self, r: usize, t: &mut Tally<Step>) {
+        let (_, sum, empty) = self.run_state(r);
+        let found = (empty == 1).then(|| {
+            let c = self.lay.runs[r].cells.iter().map(|&w| w as usize).find(|&w| !self.placed[w]).unwrap();
+            let d = self.lay.runs[r].sum as i32 - sum;
+            ((1..=9).contains(&d) && self.cand[c] >> d & 1 == 1).then_some(Step::Place { cell: c, digit: d as u8 })
+        });
+        t.record(found.flatten());
+    }
+
+    fn unique_combination(&self, r: usize, t: &mut Tally<Step>) {
+        let run = &self.lay.runs[r];
+        let outside = ALL & !run.combos[0];
+        let hit = run.combos.len() == 1
+            && run.cells.iter().any(|&w| !self.placed[w as usize] && self.cand[w as usize] & outside != 0);
+        t.record(
+            hit.then(|| self.removal(run.cells.iter().map(|&w| (w as usize, outside)).collect(), || self.run_cells(r)))
                 .flatten(),
-            );
+        );
+    }
+
+    fn run_intersection(&self, c: usize, t: &mut Tally<Step>) {
+        let [a, d] = self.lay.cell_runs[c];
+        let keep = self.combos_of(a as usize).0 & self.combos_of(d as usize).0;
+        t.record((self.cand[c] & !keep != 0).then(|| {
+            let mut from = self.run_cells(a as usize);
+            from.extend(self.run_cells(d as usize));
+            from.retain(|&o| o != c);
+            Step::Remove(vec![(c, self.cand[c] & !keep)], from)
+        }));
+    }
+
+    fn hidden_single(&self, r: usize, t: &mut Tally<Step>) {
+        let (placed, _, _) = self.run_state(r);
+        let must = self.combos_of(r).1 & !placed;
+        let cells = &self.lay.runs[r].cells;
+        let mut m = must;
+        while m != 0 {
+            let d = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let mut holders =
+                cells.iter().map(|&w| w as usize).filter(|&w| !self.placed[w] && self.cand[w] >> d & 1 == 1);
+            let first = holders.next();
+            let found = match (first, holders.next()) {
+                (Some(c), None) => Some(Step::Place { cell: c, digit: d }),
+                _ => None,
+            };
+            t.record(found);
         }
     }
 
-    fn run_intersection(&self, t: &mut Tally<Step>) {
-        for c in self.empty_cells() {
-            let [a, d] = self.lay.cell_runs[c];
-            let keep = self.combos_of(a as usize).0 & self.combos_of(d as usize).0;
-            t.record((self.cand[c] & !keep != 0).then(|| {
-                let mut from = self.run_cells(a as usize);
-                from.extend(self.run_cells(d as usize));
-                from.retain(|&o| o != c);
-                Step::Remove(vec![(c, self.cand[c] & !keep)], from)
-            }));
-        }
-    }
-
-    fn hidden_single(&self, t: &mut Tally<Step>) {
-        for r in self.open_runs() {
-            let (placed, _, _) = self.run_state(r);
-            let must = self.combos_of(r).1 & !placed;
-            let cells = &self.lay.runs[r].cells;
-            let mut m = must;
-            while m != 0 {
-                let d = m.trailing_zeros() as u8;
-                m &= m - 1;
-                let mut holders =
-                    cells.iter().map(|&w| w as usize).filter(|&w| !self.placed[w] && self.cand[w] >> d & 1 == 1);
-                let first = holders.next();
-                let found = match (first, holders.next()) {
-                    (Some(c), None) => Some(Step::Place { cell: c, digit: d }),
-                    _ => None,
-                };
-                t.record(found);
-            }
-        }
-    }
-
-    fn combination_elimination(&self, t: &mut Tally<Step>) {
-        for r in self.open_runs() {
-            let run = &self.lay.runs[r];
-            let keep = self.run_keep(r);
-            let hit = run
-                .cells
-                .iter()
-                .enumerate()
-                .any(|(i, &w)| !self.placed[w as usize] && self.cand[w as usize] & !keep[i] != 0);
-            t.record(
-                hit.then(|| {
-                    self.removal(
-                        run.cells.iter().enumerate().map(|(i, &w)| (w as usize, ALL & !keep[i])).collect(),
-                        || self.run_cells(r),
-                    )
+    fn combination_elimination(&self, r: usize, t: &mut Tally<Step>) {
+        let run = &self.lay.runs[r];
+        let keep = self.run_keep(r);
+        let hit = run
+            .cells
+            .iter()
+            .enumerate()
+            .any(|(i, &w)| !self.placed[w as usize] && self.cand[w as usize] & !keep[i] != 0);
+        t.record(
+            hit.then(|| {
+                self.removal(run.cells.iter().enumerate().map(|(i, &w)| (w as usize, ALL & !keep[i])).collect(), || {
+                    self.run_cells(r)
                 })
-                .flatten(),
-            );
-        }
+            })
+            .flatten(),
+        );
     }
 
     /// The digits each cell of run `r` keeps when only assignments of a combination count,
@@ -421,20 +494,17 @@ impl<'a> Position<'a> {
         keep
     }
 
-    fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
-        for r in self.open_runs() {
-            let cells = &self.lay.runs[r].cells;
-            let mut house = [0u16; 9];
-            for (i, &w) in cells.iter().enumerate() {
-                house[i] = if self.placed[w as usize] { 0 } else { self.cand[w as usize] };
-            }
-            latin::naked_subsets(&house[..cells.len()], k, t, |subset, others, digits| {
-                let pairs =
-                    (0..cells.len()).filter(|i| others >> i & 1 == 1).map(|i| (cells[i] as usize, digits as u16));
-                let from = || (0..cells.len()).filter(|i| subset >> i & 1 == 1).map(|i| cells[i] as usize).collect();
-                self.removal(pairs.collect(), from).unwrap_or(Step::Remove(Vec::new(), Vec::new()))
-            });
+    fn naked_subset(&self, k: usize, r: usize, t: &mut Tally<Step>) {
+        let cells = &self.lay.runs[r].cells;
+        let mut house = [0u16; 9];
+        for (i, &w) in cells.iter().enumerate() {
+            house[i] = if self.placed[w as usize] { 0 } else { self.cand[w as usize] };
         }
+        latin::naked_subsets(&house[..cells.len()], k, t, |subset, others, digits| {
+            let pairs = (0..cells.len()).filter(|i| others >> i & 1 == 1).map(|i| (cells[i] as usize, digits as u16));
+            let from = || (0..cells.len()).filter(|i| subset >> i & 1 == 1).map(|i| cells[i] as usize).collect();
+            self.removal(pairs.collect(), from).unwrap_or(Step::Remove(Vec::new(), Vec::new()))
+        });
     }
 
     fn area_sum(&self, t: &mut Tally<Step>) {
@@ -535,17 +605,10 @@ impl Solving for Position<'_> {
 
     fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
         match tech {
-            Tech::NakedSingle => self.naked_single(t),
-            Tech::LastRunCell => self.last_run_cell(t),
-            Tech::UniqueCombination => self.unique_combination(t),
-            Tech::RunIntersection => self.run_intersection(t),
-            Tech::HiddenSingle => self.hidden_single(t),
-            Tech::CombinationElimination => self.combination_elimination(t),
-            Tech::NakedPair => self.naked_subset(2, t),
-            Tech::NakedTriple => self.naked_subset(3, t),
             Tech::AreaSum => self.area_sum(t),
             Tech::ForcingChain => self.forcing_chain(t),
             Tech::Trial => self.trial(t),
+            _ => self.scan_cached(tech, t),
         }
     }
 
@@ -594,10 +657,14 @@ impl Solving for Position<'_> {
                     .flat_map(|&(c, m)| (1..=9u8).filter(move |&d| m >> d & 1 == 1).map(move |d| (c, d)))
                     .filter(|&(c, d)| !self.placed[c] && self.cand[c] >> d & 1 == 1)
                     .collect();
-                let unit = match tech {
-                    Tech::ForcingChain | Tech::Trial | Tech::AreaSum | Tech::RunIntersection => None,
-                    _ => (0..lay.runs.len())
-                        .find(|&r| !from.is_empty() && from.iter().all(|&c| lay.runs[r].cells.contains(&(c as u32))))
+                // The first run holding every cell of `from`: one of its first cell's two runs
+                // (across before down, as the runs are numbered).
+                let unit = match (tech, from.first()) {
+                    (Tech::ForcingChain | Tech::Trial | Tech::AreaSum | Tech::RunIntersection, _) | (_, None) => None,
+                    (_, Some(&first)) => lay.cell_runs[first]
+                        .into_iter()
+                        .map(|r| r as usize)
+                        .find(|&r| from.iter().all(|&c| lay.runs[r].cells.contains(&(c as u32))))
                         .map(|r| self.run_name(r)),
                 };
                 Effect { place: Vec::new(), remove, cells: from.clone(), unit }
@@ -626,6 +693,29 @@ impl Solving for Position<'_> {
         Step::Place { cell, digit: self.solution[cell] }
     }
 
+    /// Whether every open cell is reached from the first through runs holding open cells.
+    fn open_cells_linked(&self) -> bool {
+        let Some(start) = self.empty_cells().next() else { return true };
+        let mut seen = vec![false; self.cand.len()];
+        let mut run_seen = vec![false; self.lay.runs.len()];
+        let (mut stack, mut reached) = (vec![start], 1);
+        seen[start] = true;
+        while let Some(c) = stack.pop() {
+            for r in self.lay.cell_runs[c].map(|r| r as usize) {
+                if std::mem::replace(&mut run_seen[r], true) {
+                    continue;
+                }
+                for w in self.lay.runs[r].cells.iter().map(|&w| w as usize) {
+                    if !self.placed[w] && !std::mem::replace(&mut seen[w], true) {
+                        reached += 1;
+                        stack.push(w);
+                    }
+                }
+            }
+        }
+        reached == self.open
+    }
+
     fn describe(&self, step: &Step) -> String {
         let name = |c: usize| {
             let g = self.lay.whites[c] as usize;
@@ -639,5 +729,141 @@ impl Solving for Position<'_> {
                 format!("remove {}", parts.join(" "))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::kakuro::{generate::generate, Cell, Grid, Kakuro, KakuroParams};
+    use crate::rate::{rate_traced, Trace};
+    use rand::SeedableRng;
+
+    /// A position whose every cached scan is checked against the plain scan of every unit.
+    #[derive(Clone)]
+    struct Checked<'a>(Position<'a>, u32);
+
+    impl<'a> Solving for Checked<'a> {
+        type Tech = Tech;
+        type Step = Step;
+        fn is_solved(&self) -> bool {
+            self.0.is_solved()
+        }
+        fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
+            if cached_slot(tech).is_some() {
+                let mut plain = Tally::default();
+                self.0.scan_plain(tech, &mut plain);
+                let mut cached = Tally::default();
+                self.0.scan(tech, &mut cached);
+                let got = (cached.situations, cached.successes, &cached.first);
+                assert_eq!(got, (plain.situations, plain.successes, &plain.first), "{tech:?}");
+                self.1 += 1;
+            }
+            self.0.scan(tech, t);
+        }
+        fn apply(&mut self, step: &Step) {
+            self.0.apply(step)
+        }
+        fn effect(&self, tech: Tech, step: &Step) -> Effect {
+            self.0.effect(tech, step)
+        }
+        fn coord(&self, cell: usize) -> (usize, usize) {
+            self.0.coord(cell)
+        }
+        fn cell_count(&self) -> usize {
+            self.0.cell_count()
+        }
+        fn is_placed(&self, cell: usize) -> bool {
+            self.0.is_placed(cell)
+        }
+        fn bivalue_cells(&self) -> Vec<usize> {
+            self.0.bivalue_cells()
+        }
+        fn place_solution(&self, cell: usize) -> Step {
+            self.0.place_solution(cell)
+        }
+        fn open_cells_linked(&self) -> bool {
+            self.0.open_cells_linked()
+        }
+    }
+
+    /// `rate::shortcut` without the linked-groups test: every two-candidate cell is tried.
+    fn plain_shortcut(pos: &Position) -> bool {
+        let mut stuck = pos.clone();
+        if crate::rate::singles_only(&mut stuck) {
+            return false;
+        }
+        stuck.bivalue_cells().into_iter().any(|c| {
+            let mut p = stuck.clone();
+            p.apply(&p.place_solution(c));
+            crate::rate::singles_only(&mut p)
+        })
+    }
+
+    /// Two generated puzzles side by side on one board (the second's clue border ends the
+    /// first's across runs), with their solutions.
+    fn side_by_side(a: &Kakuro, b: &Kakuro, sa: &Grid, sb: &Grid) -> (Kakuro, Grid) {
+        let (rows, cols) = (a.rows.max(b.rows), a.cols + b.cols);
+        let mut cells = vec![Cell::Block { down: 0, right: 0 }; rows * cols];
+        let mut digits = vec![0u8; rows * cols];
+        for (p, s, c0) in [(a, sa, 0), (b, sb, a.cols)] {
+            for r in 0..p.rows {
+                for c in 0..p.cols {
+                    cells[r * cols + c0 + c] = p.cells[r * p.cols + c];
+                    digits[r * cols + c0 + c] = s.digits[r * p.cols + c];
+                }
+            }
+        }
+        (Kakuro { rows, cols, cells }, Grid { cols, digits })
+    }
+
+    #[test]
+    fn shortcut_agrees_with_trying_every_cell() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(44);
+        // Where the stuck open cells are linked both try every cell; where they are split the
+        // test answers false at once, and trying every cell must agree (generated Kakuro rarely
+        // have a shortcut at all: none in these 600).
+        let (mut yes, mut split, mut tried) = (0, 0, 0);
+        while tried < 600 {
+            let side = 6 + tried % 5;
+            let params = KakuroParams { rows: side as u16, cols: side as u16, ..Default::default() };
+            let (Ok(a), Ok(b)) = (generate(&params, &mut rng), generate(&params, &mut rng)) else { continue };
+            tried += 2;
+            let joined = side_by_side(&a.puzzle, &b.puzzle, &a.solution, &b.solution);
+            for (p, s) in [(&a.puzzle, &a.solution), (&b.puzzle, &b.solution), (&joined.0, &joined.1)] {
+                let lay = Layout::new(p).unwrap();
+                let pos = Position::new(&lay, s);
+                let fast = crate::rate::shortcut(&pos);
+                assert_eq!(fast, plain_shortcut(&pos));
+                yes += fast as u32;
+                let mut stuck = pos.clone();
+                if !crate::rate::singles_only(&mut stuck) && !stuck.open_cells_linked() {
+                    split += 1;
+                }
+            }
+        }
+        assert!(split >= 100, "shortcuts {yes}, split stuck positions {split} in {tried} puzzles");
+    }
+
+    #[test]
+    fn cached_scans_equal_plain_scans_at_every_step() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(43);
+        let (mut rated, mut checks, mut levels) = (0, 0, [0u32; 7]);
+        for (rows, cols) in [(8, 10), (10, 10), (12, 12), (15, 15)].into_iter().cycle().take(60) {
+            let params = KakuroParams { rows, cols, ..Default::default() };
+            let Ok(g) = generate(&params, &mut rng) else { continue };
+            let lay = Layout::new(&g.puzzle).unwrap();
+            let mut pos = Checked(Position::new(&lay, &g.solution), 0);
+            // With a path (the `effect` of every step) and the shortcut's clones.
+            let r = rate_traced(&mut pos, Some(&mut Trace::with_path()));
+            assert!(pos.0.is_done() && pos.0.unsound == 0);
+            levels[r.hardest_level as usize] += 1;
+            checks += pos.1;
+            rated += 1;
+        }
+        assert!(rated >= 40, "{rated}");
+        // Hard puzzles too: the caches must survive level 4-6 steps between their scans.
+        assert!(levels[5] + levels[6] >= 5 && levels[3] >= 5, "{levels:?}");
+        assert!(checks > 10_000, "{checks}");
     }
 }
