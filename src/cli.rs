@@ -278,47 +278,69 @@ pub enum Command {
     },
     /// Print a book folder (from generate or merge) as a PDF book ready for print-on-demand, or
     /// as one SVG per puzzle and per solution: a title and contents page, one section per grade,
-    /// numbered puzzles with their ids, solutions at the back, the font embedded. The kind comes
-    /// from the folder (--kind and --config are not used); the same folder and flags give the
-    /// same bytes.
+    /// numbered puzzles with their ids, solutions at the back, the font embedded. Or, with
+    /// --plan, a book of many sections from a plan (TOML: front matter, sections drawn from book
+    /// folders, answers, type, cover; see the README), checked against KDP's rules. The kind
+    /// comes from each folder (--kind and --config are not used); the same folders and flags or
+    /// plan give the same bytes.
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["input", "plan"])))]
     Book {
         /// The book folder (its puzzles.jsonl and manifest.json).
         #[arg(long = "in", value_name = "DIR")]
-        input: PathBuf,
+        input: Option<PathBuf>,
+        /// A book plan (TOML): the book's words, sections, answers and cover.
+        #[arg(long, value_name = "PLAN.toml")]
+        plan: Option<PathBuf>,
+        /// Where a plan's section folders are looked up (default: the plan's own folder).
+        #[arg(long, value_name = "DIR", requires = "plan")]
+        runs: Option<PathBuf>,
         /// FILE.pdf for a PDF book; DIR/ (ending in /, or an existing folder) for SVG files.
-        #[arg(long, value_name = "FILE.pdf|DIR/")]
-        out: PathBuf,
+        /// With answers = "separate", the answer booklet goes beside it as FILE-answers.pdf.
+        #[arg(long, value_name = "FILE.pdf|DIR/", required_unless_present_any = ["cover", "check"])]
+        out: Option<PathBuf>,
+        /// With --plan: the full-wrap paperback cover (back, spine, front) as one PDF, sized
+        /// from the interior's page count and the plan's paper; its size is printed.
+        #[arg(long, value_name = "FILE.pdf", requires = "plan")]
+        cover: Option<PathBuf>,
+        /// With --plan: check the book against KDP's rules (page count, margins, fonts,
+        /// anything drawn outside its area, image resolution) and write nothing; exit 2 naming
+        /// each problem and its page. The same checks run on every build from a plan.
+        #[arg(long, requires = "plan")]
+        check: bool,
         /// Grades to print, each a section in the order given (repeat the flag, or
         /// easy,hard); default: all four, easy to expert.
-        #[arg(long = "grade", value_name = "GRADE", value_delimiter = ',')]
+        #[arg(long = "grade", value_name = "GRADE", value_delimiter = ',', conflicts_with = "plan")]
         grades: Vec<crate::cli::GradeArg>,
-        /// Page size.
-        #[arg(long, value_enum, default_value = "6x9")]
-        trim: crate::print::layout::Trim,
+        /// Page size: a KDP trim (5x8, 5.06x7.81, 5.25x8, 5.5x8.5, 6x9, 6.14x9.21, 7x10,
+        /// 7.5x9.25, 8x10, 8.25x11, 8.5x8.5, 8.5x11, a4, a5; letter) or a custom WxH in inches.
+        #[arg(long, default_value = "6x9", value_parser = crate::print::kdp::Trim::parse, conflicts_with = "plan")]
+        trim: crate::print::kdp::Trim,
         /// Puzzles per page: 1, 2, 4 or 6 (fewer, with a note, where the largest grid's clues
         /// would be set under 6 pt, 9 pt with --large-print).
-        #[arg(long, default_value_t = 2, value_parser = per_page)]
+        #[arg(long, default_value_t = 2, value_parser = per_page, conflicts_with = "plan")]
         per_page: usize,
         /// Large print: bigger grids, digits, text and margins.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "plan")]
         large_print: bool,
-        /// Solutions at the back (smaller, several a page), or none.
-        #[arg(long, value_enum, default_value = "back")]
-        solutions: crate::print::layout::Solutions,
+        /// Where the solutions go: at the back (smaller, several a page), after each grade's
+        /// section, on the page after each puzzle page, upside down at the foot of the puzzle's
+        /// page (1 or 2 a page), in a separate answer booklet, or none.
+        #[arg(long, value_enum, default_value = "back", conflicts_with = "plan")]
+        solutions: crate::print::layout::Answers,
         /// The book's title, on the contents page and in every running head.
-        #[arg(long, default_value = "Puzzles")]
+        #[arg(long, default_value = "Puzzles", conflicts_with = "plan")]
         title: String,
         /// Add 0.125 in of bleed at the outside edge, top and bottom (the PDF's trim box marks
         /// the trim).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "plan")]
         bleed: bool,
         /// Add worked solutions for the first N puzzles of each grade section, after the
         /// section: the rater's path as numbered steps (singles grouped), each step beyond
         /// singles with a small diagram shading the cells it rests on and the cells it changes.
-        #[arg(long, value_name = "N", default_value_t = 0)]
+        #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "plan")]
         worked: usize,
         /// Print each puzzle's first step beyond singles under its solution.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "plan")]
         hints: bool,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.

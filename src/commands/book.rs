@@ -7,7 +7,9 @@ use crate::commands::explain::step_text;
 use crate::config::UsageError;
 use crate::grade::Grade;
 use crate::kinds::{Kind, KindId, KindVisitor};
-use crate::print::layout::{self, Item, Options, Section, WorkedStep};
+use crate::print::kdp::Trim;
+use crate::print::layout::{self, Answers, Item, Matter, Options, Section, Style, WorkedStep};
+use crate::print::strings::Strings;
 use crate::print::{self, Drawing};
 use crate::rate::{PathStep, Trace};
 use anyhow::{Context as _, Result};
@@ -17,11 +19,21 @@ use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// The flags of `book --in` that shape its pages.
+pub struct Print {
+    pub trim: Trim,
+    pub per_page: usize,
+    pub large_print: bool,
+    pub solutions: Answers,
+    pub title: String,
+    pub bleed: bool,
+}
+
 pub struct Args {
     pub input: PathBuf,
     pub out: PathBuf,
     pub grades: Vec<Grade>,
-    pub options: Options,
+    pub print: Print,
     pub quiet: bool,
     /// Worked solutions for the first `worked` puzzles of each grade.
     pub worked: usize,
@@ -29,16 +41,16 @@ pub struct Args {
 }
 
 /// One record of the book, as `book` needs it.
-struct Record {
-    line: usize,
-    id: String,
-    grade: Grade,
-    puzzle: String,
-    solution: serde_json::Value,
+pub(super) struct Record {
+    pub line: usize,
+    pub id: String,
+    pub grade: Grade,
+    pub puzzle: String,
+    pub solution: serde_json::Value,
 }
 
 pub fn book(a: Args) -> Result<ExitCode> {
-    check_title(&a.options.title)?;
+    check_title(&a.print.title, "--title")?;
     let svg_dir = a.out.as_os_str().to_string_lossy().ends_with('/') || a.out.is_dir();
     if !svg_dir && a.out.extension().is_none_or(|e| !e.eq_ignore_ascii_case("pdf")) {
         return Err(UsageError(format!(
@@ -47,17 +59,7 @@ pub fn book(a: Args) -> Result<ExitCode> {
         ))
         .into());
     }
-    let manifest_path = a.input.join("manifest.json");
-    let manifest: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(&manifest_path).map_err(|e| UsageError(format!("--in {}: {e}", manifest_path.display())))?,
-    )
-    .map_err(|e| UsageError(format!("{}: {e}", manifest_path.display())))?;
-    let name = manifest["kind"].as_str().unwrap_or_default().to_string();
-    let kind = KindId::ALL
-        .iter()
-        .copied()
-        .find(|k| k.key() == name)
-        .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", manifest_path.display())))?;
+    let (kind, _) = manifest(&a.input, "--in")?;
     check_out(&a.input, &a.out, svg_dir)?;
     struct Go(Args, bool);
     impl KindVisitor for Go {
@@ -69,14 +71,30 @@ pub fn book(a: Args) -> Result<ExitCode> {
     kind.visit(Go(a, svg_dir))
 }
 
-/// `--title` goes into SVG text and the PDF's metadata: a control character is refused, naming
-/// the flag (XML cannot hold most of them, and a tab or line break would be folded into a
-/// space), as are U+FFFE and U+FFFF, which XML cannot hold either.
-fn check_title(title: &str) -> Result<(), UsageError> {
+/// A book folder's kind and manifest; `what` names the folder in errors (`--in`, a plan's
+/// section).
+pub(super) fn manifest(dir: &Path, what: &str) -> Result<(KindId, serde_json::Value), UsageError> {
+    let path = dir.join("manifest.json");
+    let bytes = std::fs::read(&path).map_err(|e| UsageError(format!("{what} {}: {e}", path.display())))?;
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    let name = manifest["kind"].as_str().unwrap_or_default().to_string();
+    let kind = KindId::ALL
+        .iter()
+        .copied()
+        .find(|k| k.key() == name)
+        .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", path.display())))?;
+    Ok((kind, manifest))
+}
+
+/// A title (or other one-line text) goes into SVG text and the PDF's metadata: a control
+/// character is refused, naming `what` (XML cannot hold most of them, and a tab or line break
+/// would be folded into a space), as are U+FFFE and U+FFFF, which XML cannot hold either.
+pub(super) fn check_title(title: &str, what: &str) -> Result<(), UsageError> {
     let bad = |c: char| c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}');
     match title.chars().enumerate().find(|&(_, c)| bad(c)) {
         Some((i, c)) => Err(UsageError(format!(
-            "--title: character {} is the control character U+{:04X}: a title is one line of printable text",
+            "{what}: character {} is the control character U+{:04X}: a title is one line of printable text",
             i + 1,
             c as u32
         ))),
@@ -138,7 +156,7 @@ fn location(p: &Path) -> Option<PathBuf> {
     Some(at)
 }
 
-fn read_records(dir: &Path) -> Result<Vec<Record>> {
+pub(super) fn read_records(dir: &Path) -> Result<Vec<Record>> {
     let path = dir.join("puzzles.jsonl");
     let f = std::fs::File::open(&path).map_err(|e| UsageError(format!("--in {}: {e}", path.display())))?;
     let mut out = Vec::new();
@@ -167,7 +185,7 @@ fn read_records(dir: &Path) -> Result<Vec<Record>> {
     Ok(out)
 }
 
-fn bar(len: u64, quiet: bool, what: &str) -> ProgressBar {
+pub(super) fn bar(len: u64, quiet: bool, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     if quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -223,35 +241,70 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
         let drawn = drawn.into_iter().map(|(p, s, _, _)| (p, s)).collect();
         return write_svgs(&a, &chosen, drawn);
     }
+    let p = &a.print;
     let mut sections: Vec<Section> = Vec::new();
     for (k, (r, (puzzle, solution, hint, worked))) in chosen.iter().zip(drawn).enumerate() {
         let item = Item { number: k + 1, id: r.id.clone(), puzzle, solution, hint, worked };
         match sections.last_mut() {
             Some(s) if s.name == r.grade.name() => s.items.push(item),
-            _ => sections.push(Section { name: r.grade.name().to_string(), items: vec![item] }),
+            _ => sections.push(Section {
+                name: r.grade.name().to_string(),
+                items: vec![item],
+                per_page: p.per_page,
+                heading: false,
+                intro: Vec::new(),
+                divider: false,
+                how_to: None,
+            }),
         }
     }
-    let (pages, per, smallest) = layout::pages(&a.options, &sections);
-    let floor = if a.options.large_print { layout::MIN_TEXT_LARGE } else { layout::MIN_TEXT };
-    if per < a.options.per_page {
+    let book = layout::Book { front: vec![Matter::Contents], sections, back: Vec::new() };
+    let options = Options {
+        trim: p.trim.clone(),
+        large_print: p.large_print,
+        answers: p.solutions,
+        title: p.title.clone(),
+        author: String::new(),
+        bleed: p.bleed,
+        style: Style::new(print::FONT_FAMILY, p.large_print),
+        margin: if p.large_print { 0.75 } else { 0.5 },
+        inside: None,
+        measure: print::Measure::new(&print::pdf::svg_options()),
+    };
+    let (strings, _) = Strings::load("en", None)?;
+    let laid = layout::pages(&options, &book, &strings).map_err(UsageError)?;
+    let floor = if p.large_print { layout::MIN_TEXT_LARGE } else { layout::MIN_TEXT };
+    let per = laid.per_page.iter().copied().min().unwrap_or(p.per_page);
+    if per < p.per_page {
         eprintln!(
             "note: {per} grid(s) a page instead of {}: with more, the clues would be set under {floor} pt",
-            a.options.per_page
+            p.per_page
         );
     }
+    let smallest = laid.smallest.iter().copied().fold(f64::INFINITY, f64::min);
     if smallest < floor {
         eprintln!(
             "note: the largest grid's clues come out at {smallest:.1} pt even one to a page, under the {floor} pt \
              that reads well: a larger --trim prints them bigger"
         );
     }
-    let progress = bar(pages.len() as u64, a.quiet, "pages");
-    let pdf = print::pdf::render(&pages, &a.options.title, || progress.inc(1))?;
+    let progress = bar((laid.pages.len() + laid.booklet.len()) as u64, a.quiet, "pages");
+    let pdf = print::pdf::render(&laid.pages, &p.title, || progress.inc(1))?;
+    let booklet = if laid.booklet.is_empty() {
+        None
+    } else {
+        Some(print::pdf::render(&laid.booklet, &p.title, || progress.inc(1))?)
+    };
     progress.finish_and_clear();
     let (dir, file) = split_path(&a.out)?;
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    if let Some(booklet) = booklet {
+        let name = answers_name(&file);
+        AtomicFile::write_all(&dir, &name, &booklet)?;
+        eprintln!("wrote {} ({} pages)", dir.join(&name).display(), laid.booklet.len());
+    }
     AtomicFile::write_all(&dir, &file, &pdf)?; // its errors name the file
-    eprintln!("wrote {} ({} puzzles, {} pages)", a.out.display(), chosen.len(), pages.len());
+    eprintln!("wrote {} ({} puzzles, {} pages)", a.out.display(), chosen.len(), laid.pages.len());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -335,7 +388,15 @@ fn level1_text(s: &PathStep) -> String {
     parts.join(" ")
 }
 
-fn split_path(p: &Path) -> Result<(PathBuf, String)> {
+/// The answer booklet's file name beside a book's: `book.pdf` → `book-answers.pdf`.
+pub(super) fn answers_name(file: &str) -> String {
+    match file.rsplit_once('.') {
+        Some((stem, ext)) => format!("{stem}-answers.{ext}"),
+        None => format!("{file}-answers.pdf"),
+    }
+}
+
+pub(super) fn split_path(p: &Path) -> Result<(PathBuf, String)> {
     let file = p.file_name().context("--out has no file name")?.to_string_lossy().into_owned();
     let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     Ok((dir, file))
@@ -348,7 +409,7 @@ fn write_svgs(a: &Args, chosen: &[&Record], drawn: Vec<(Drawing, Drawing)>) -> R
     chosen.par_iter().zip(drawn).try_for_each(|(r, (puzzle, solution))| -> Result<()> {
         let name = r.id.replace(['/', '\\'], "_");
         AtomicFile::write_all(&a.out, &format!("{name}.svg"), puzzle.to_svg(28.0, 0.25).as_bytes())?;
-        if a.options.solutions == layout::Solutions::Back {
+        if a.print.solutions != Answers::None {
             AtomicFile::write_all(&a.out, &format!("{name}-solution.svg"), solution.to_svg(28.0, 0.25).as_bytes())?;
         }
         progress.inc(1);
@@ -357,7 +418,7 @@ fn write_svgs(a: &Args, chosen: &[&Record], drawn: Vec<(Drawing, Drawing)>) -> R
     progress.finish_and_clear();
     eprintln!(
         "wrote {} SVG files into {}",
-        chosen.len() * if a.options.solutions == layout::Solutions::Back { 2 } else { 1 },
+        chosen.len() * if a.print.solutions != Answers::None { 2 } else { 1 },
         a.out.display()
     );
     Ok(ExitCode::SUCCESS)

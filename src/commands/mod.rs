@@ -2,6 +2,7 @@
 //! (`KindId::visit`), so adding a kind adds nothing here.
 
 mod book;
+mod book_plan;
 pub mod calibrate;
 pub mod explain;
 mod generate;
@@ -31,12 +32,31 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     if let Command::Merge { dirs, out, force } = &cli.command {
         return merge::merge(dirs, out, *force, cli.quiet);
     }
-    if let Command::Book { input, out, grades, trim, per_page, large_print, solutions, title, bleed, worked, hints } =
-        cli.command
+    if let Command::Book {
+        input,
+        plan,
+        runs,
+        out,
+        cover,
+        check,
+        grades,
+        trim,
+        per_page,
+        large_print,
+        solutions,
+        title,
+        bleed,
+        worked,
+        hints,
+    } = cli.command
     {
-        let options = crate::print::layout::Options { trim, per_page, large_print, solutions, title, bleed };
+        if let Some(plan) = plan {
+            return book_plan::build(book_plan::Args { plan, runs, out, cover, check, quiet: cli.quiet });
+        }
+        let (Some(input), Some(out)) = (input, out) else { unreachable!("clap requires --in and --out") };
         let grades = grades.into_iter().map(|g| g.grade()).collect();
-        return book::book(book::Args { input, out, grades, options, quiet: cli.quiet, worked, hints });
+        let print = book::Print { trim, per_page, large_print, solutions, title, bleed };
+        return book::book(book::Args { input, out, grades, print, quiet: cli.quiet, worked, hints });
     }
     let (cli, saved) = resume_command_line(cli)?;
     cli.kind.visit(Run(cli, saved))

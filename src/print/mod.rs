@@ -6,8 +6,11 @@
 //! unit a cell; line widths are in the same units, so they scale with the grid. Text is set in
 //! the one font shipped with the program, DejaVu Sans (`assets/fonts`, licence beside it).
 
+pub mod cover;
+pub mod kdp;
 pub mod layout;
 pub mod pdf;
+pub mod strings;
 
 use std::fmt::Write as _;
 
@@ -91,6 +94,27 @@ impl Drawing {
         self.text(c as f64 + 0.5, y, size, "middle", class, (r, c), fill, content);
     }
 
+    /// Every line drawn `factor` times as heavy (a book's line weight).
+    pub fn scale_lines(&mut self, factor: f64) {
+        const KEY: &str = "stroke-width=\"";
+        let mut out = String::with_capacity(self.body.len());
+        let mut rest = self.body.as_str();
+        while let Some(at) = rest.find(KEY) {
+            let (head, tail) = rest.split_at(at + KEY.len());
+            out.push_str(head);
+            let end = tail.find('"').unwrap_or(tail.len());
+            match tail[..end].parse::<f64>() {
+                Ok(w) => {
+                    let _ = write!(out, "{:.4}", w * factor);
+                }
+                Err(_) => out.push_str(&tail[..end]),
+            }
+            rest = &tail[end..];
+        }
+        out.push_str(rest);
+        self.body = out;
+    }
+
     /// The whole grid as a standalone SVG, `cell` points a cell, with `pad` cells around.
     pub fn to_svg(&self, cell: f64, pad: f64) -> String {
         let (w, h) = ((self.width + 2.0 * pad) * cell, (self.height + 2.0 * pad) * cell);
@@ -105,6 +129,44 @@ impl Drawing {
             self.body
         )
     }
+}
+
+/// Widths of text in a font (glyph advances, no kerning): the default family of usvg options.
+pub struct Measure {
+    font: Option<(Vec<u8>, u32)>,
+}
+
+impl Measure {
+    pub fn new(opts: &usvg::Options) -> Measure {
+        let family = [usvg::fontdb::Family::Name(&opts.font_family)];
+        let query = usvg::fontdb::Query { families: &family, ..Default::default() };
+        let font = opts.fontdb.query(&query).and_then(|id| opts.fontdb.with_face_data(id, |d, i| (d.to_vec(), i)));
+        Measure { font }
+    }
+
+    /// The width of `text` at `size` points (half an em a character without the font).
+    pub fn width(&self, text: &str, size: f64) -> f64 {
+        let face = self.font.as_ref().and_then(|(d, i)| ttf_parser::Face::parse(d, *i).ok());
+        let Some(face) = face else { return text.chars().count() as f64 * 0.5 * size };
+        let em = face.units_per_em() as f64;
+        let advance = |c: char| face.glyph_index(c).and_then(|g| face.glyph_hor_advance(g)).map_or(em / 2.0, f64::from);
+        text.chars().map(advance).sum::<f64>() / em * size
+    }
+}
+
+/// `text` in lines at most `width` points wide at `size` (a longer word keeps its own line).
+pub fn wrap(m: &Measure, text: &str, width: f64, size: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if m.width(&format!("{line} {word}"), size) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 /// `s` as SVG text: markup characters escaped, and the characters XML cannot hold at all (the
@@ -149,6 +211,20 @@ pub fn solution_digits(v: &serde_json::Value) -> Result<Vec<u8>, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn scale_lines_scales_every_stroke_width_and_nothing_else() {
+        let mut d = super::Drawing::new(2.0, 2.0);
+        d.line(0.0, 0.0, 1.0, 1.0, 0.025);
+        d.dashed(0.0, 1.0, 2.0, 1.0, 0.075, 0.1);
+        d.scale_lines(2.0);
+        assert!(
+            d.body.contains(r#"stroke-width="0.0500""#) && d.body.contains(r#"stroke-width="0.1500""#),
+            "{}",
+            d.body
+        );
+        assert!(d.body.contains(r#"x2="1.0000""#) && d.body.contains("0.1000 0.1000"), "{}", d.body);
+    }
+
     #[test]
     fn escape_leaves_nothing_xml_cannot_hold() {
         assert_eq!(super::escape("a<b>&\"c\""), "a&lt;b&gt;&amp;&quot;c&quot;");

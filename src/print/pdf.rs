@@ -16,10 +16,23 @@ use std::sync::Arc;
 /// usvg options that know the shipped font and nothing else (no system fonts: the same bytes
 /// on every machine).
 pub fn svg_options() -> usvg::Options<'static> {
+    with_font(None)
+}
+
+/// usvg options with the shipped font and `font` (a publisher's font file's bytes, already
+/// checked to be a font), which becomes the default family when given.
+pub fn with_font(font: Option<(&[u8], &str)>) -> usvg::Options<'static> {
     let mut db = usvg::fontdb::Database::new();
     db.load_font_data(FONT_DATA.to_vec());
     db.set_sans_serif_family(FONT_FAMILY);
-    usvg::Options { fontdb: Arc::new(db), font_family: FONT_FAMILY.to_string(), ..Default::default() }
+    let family = match font {
+        Some((data, family)) => {
+            db.load_font_data(data.to_vec());
+            family.to_string()
+        }
+        None => FONT_FAMILY.to_string(),
+    };
+    usvg::Options { fontdb: Arc::new(db), font_family: family, ..Default::default() }
 }
 
 /// Pages read by usvg at a time (in parallel), then drawn and dropped: memory stays bounded.
@@ -27,14 +40,30 @@ const BATCH: usize = 32;
 
 /// The PDF of `pages`, titled `title`; `tick` is called once a page is drawn.
 pub fn render(pages: &[Page], title: &str, tick: impl Fn()) -> Result<Vec<u8>> {
-    let opts = svg_options();
+    render_with(pages, title, &svg_options(), tick, |_, _, _| {})
+}
+
+/// `render` with the given usvg options; `inspect` sees every page's tree (number from 1) before
+/// it is drawn.
+pub fn render_with(
+    pages: &[Page],
+    title: &str,
+    opts: &usvg::Options,
+    tick: impl Fn(),
+    inspect: impl Fn(usize, &Page, &usvg::Tree) + Sync,
+) -> Result<Vec<u8>> {
     let mut doc = Document::new();
     doc.set_metadata(Metadata::new().title(title.to_string()).creator("puzzle-factory".to_string()));
     for (b, batch) in pages.chunks(BATCH).enumerate() {
         let trees: Vec<usvg::Tree> = batch
             .par_iter()
             .enumerate()
-            .map(|(i, p)| usvg::Tree::from_str(&p.svg, &opts).map_err(|e| anyhow!("page {}: {e}", b * BATCH + i + 1)))
+            .map(|(i, p)| {
+                let tree =
+                    usvg::Tree::from_str(&p.svg, opts).map_err(|e| anyhow!("page {}: {e}", b * BATCH + i + 1))?;
+                inspect(b * BATCH + i + 1, p, &tree);
+                Ok(tree)
+            })
             .collect::<Result<_>>()?;
         draw(&mut doc, batch, &trees, &tick)?;
     }
