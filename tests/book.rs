@@ -321,7 +321,7 @@ fn worked_solutions_and_hints_add_pages_and_text() {
             records(&dir).iter().map(|r| r["grade"].as_str().unwrap().to_string()).collect();
         assert!(pages(&worked) >= pages(&plain) + grades.len(), "{kind}: worked pages");
         let text = tool("pdftotext", &[worked.to_str().unwrap(), "-"]);
-        assert!(text.contains("worked solutions"), "{kind}: a worked-solution page");
+        assert!(text.contains("Worked solution"), "{kind}: a worked-solution page");
         // Numbered from 1: a first step of its own, or a first run of level-1 steps.
         assert!(text.contains("Step 1") || text.contains("Steps 1"), "{kind}: numbered steps");
         assert!(text.contains("Hint: "), "{kind}: hints under the solutions");

@@ -286,16 +286,19 @@ fn load(path: &Path) -> Result<Loaded, UsageError> {
     Ok(Loaded { plan, name, dir, trim })
 }
 
-/// A section's puzzles, drawn, with its how-to-play key and its default heading.
+/// A how-to-play entry of the strings table and its placeholders' values.
+type HowToKey = (String, Vec<(String, String)>);
+
+/// A section's puzzles, drawn, with its how-to-play keys and its kind's name key.
 struct Drawn {
     items: Vec<(String, print::Drawing, print::Drawing)>,
-    how_to: Vec<(String, Vec<(String, String)>)>,
+    how_to: Vec<HowToKey>,
     kind_key: String,
 }
 
 /// The how-to-play entries of a folder's kind and variant (with their placeholders), and the
 /// key of its kind's name.
-fn how_to_keys(kind: KindId, manifest: &serde_json::Value) -> (Vec<(String, Vec<(String, String)>)>, String) {
+fn how_to_keys(kind: KindId, manifest: &serde_json::Value) -> (Vec<HowToKey>, String) {
     let p = &manifest["parameters"];
     let mut keys = Vec::new();
     let name = match kind.key() {
@@ -678,8 +681,15 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
             found.lock().unwrap().append(&mut problems);
         }
     };
-    let interior = print::pdf::render_with(&laid.pages, &m.title, &opts, || progress.inc(1), inspect)?;
-    let booklet = if laid.booklet.is_empty() {
+    // Without --out no PDF is drawn: every page is only read, for the checks.
+    let draw = a.out.is_some();
+    let interior = if draw {
+        print::pdf::render_with(&laid.pages, &m.title, &opts, || progress.inc(1), inspect)?
+    } else {
+        print::pdf::inspect_only(&laid.pages, &opts, inspect)?;
+        Vec::new()
+    };
+    let booklet = if laid.booklet.is_empty() || !draw {
         None
     } else {
         let title = format!("{} \u{b7} {}", m.title, strings.word("answer_booklet"));

@@ -520,32 +520,21 @@ fn toc(contents: &[Content], book: &Book, s: &Strings) -> Toc {
     out
 }
 
-/// The answer blocks of a page list as contents entries.
-fn toc_of(contents: &[Content], s: &Strings) -> Toc {
+/// The answer blocks of a page list as contents entries: one per heading ("Answers: Sudoku,
+/// Easy"), with the puzzles it covers over the pages that follow it.
+fn toc_of(contents: &[Content], _s: &Strings) -> Toc {
     let mut out: Toc = Vec::new();
     for (i, c) in contents.iter().enumerate() {
-        if let Content::Solutions { headings, items, .. } = c {
-            for (at, _) in headings {
-                let first = items[*at].number;
-                out.push((s.word("solutions").to_string(), i + 1, Some((first, first))));
-            }
-            if let Some(e) = out.last_mut() {
-                let last = items[items.len() - 1].number;
-                e.2 = e.2.map(|(f, _)| (f, last));
+        let Content::Solutions { headings, items, .. } = c else { continue };
+        for (j, item) in items.iter().enumerate() {
+            if let Some((_, text)) = headings.iter().find(|(at, _)| *at == j) {
+                out.push((text.clone(), i + 1, Some((item.number, item.number))));
+            } else if let Some(e) = out.last_mut() {
+                e.2 = e.2.map(|(f, _)| (f, item.number));
             }
         }
     }
-    // One entry for a run of answer pages.
-    let mut merged: Toc = Vec::new();
-    for e in out {
-        match merged.last_mut() {
-            Some(m) if m.0 == e.0 && m.2.zip(e.2).is_some_and(|(a, b)| b.0 == a.1 + 1) => {
-                m.2 = m.2.zip(e.2).map(|(a, b)| (a.0, b.1));
-            }
-            _ => merged.push(e),
-        }
-    }
-    merged
+    out
 }
 
 pub fn capital(s: &str) -> String {

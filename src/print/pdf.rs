@@ -70,6 +70,19 @@ pub fn render_with(
     doc.finish().map_err(|e| anyhow!("writing the PDF: {e:?}"))
 }
 
+/// Every page's tree (number from 1) to `inspect`, without drawing a PDF (`book --check`).
+pub fn inspect_only(
+    pages: &[Page],
+    opts: &usvg::Options,
+    inspect: impl Fn(usize, &Page, &usvg::Tree) + Sync,
+) -> Result<()> {
+    pages.par_iter().enumerate().try_for_each(|(i, p)| {
+        let tree = usvg::Tree::from_str(&p.svg, opts).map_err(|e| anyhow!("page {}: {e}", i + 1))?;
+        inspect(i + 1, p, &tree);
+        Ok(())
+    })
+}
+
 fn draw(doc: &mut Document, pages: &[Page], trees: &[usvg::Tree], tick: &impl Fn()) -> Result<()> {
     for (p, tree) in pages.iter().zip(trees) {
         let size = Size::from_wh(p.width as f32, p.height as f32).context("page size")?;
