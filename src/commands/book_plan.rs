@@ -279,6 +279,17 @@ fn load(path: &Path) -> Result<Loaded, UsageError> {
     if !(0.25..=4.0).contains(&plan.style.line_weight) {
         return Err(bad("style.line_weight", format!("{}: a factor from 0.25 to 4", plan.style.line_weight)));
     }
+    if plan.book.title.trim().is_empty() {
+        return Err(bad("book.title", "empty: a book needs a title".into()));
+    }
+    for (key, v) in [("book.margin", plan.book.margin), ("book.inside_margin", plan.book.inside_margin)] {
+        if let Some(v) = v.filter(|v| !(0.0..=3.0).contains(v)) {
+            return Err(bad(key, format!("{v} in: margins are 0 to 3 in")));
+        }
+    }
+    if plan.back.notes > kdp::MAX_PAGES {
+        return Err(bad("back.notes", format!("{}: a book holds at most {} pages", plan.back.notes, kdp::MAX_PAGES)));
+    }
     if !["kdp", "none"].contains(&plan.book.rules.as_str()) {
         return Err(bad("book.rules", format!("\"{}\": \"kdp\" or \"none\"", plan.book.rules)));
     }
@@ -313,12 +324,20 @@ fn how_to_keys(kind: KindId, manifest: &serde_json::Value) -> (Vec<HowToKey>, St
             // Killer and X add their rules to the grid's.
             let jigsaw = b.is_empty();
             let (killer, x) = (p["killer"].as_bool() == Some(true), p["diagonals"].as_bool() == Some(true));
-            keys.push((if jigsaw { "jigsaw" } else { "sudoku" }.to_string(), args.clone()));
-            if x {
-                keys.push(("x".into(), args.clone()));
-            }
-            if killer {
-                keys.push(("killer".into(), args.clone()));
+            // The most specific entry first (it states the whole rules); X on a killer adds its
+            // diagonal rule.
+            let primary = if killer {
+                "killer"
+            } else if x {
+                "x"
+            } else if jigsaw {
+                "jigsaw"
+            } else {
+                "sudoku"
+            };
+            keys.push((primary.to_string(), args.clone()));
+            if killer && x {
+                keys.push(("x".into(), args));
             }
             if killer {
                 "killer"
@@ -573,6 +592,21 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
     let family = font.as_ref().map_or(print::FONT_FAMILY.to_string(), |f| f.1.clone());
     let runs = a.runs.clone().unwrap_or_else(|| l.dir.clone());
     let drawn: Vec<Drawn> = (0..l.plan.sections.len()).map(|k| section(l, &runs, k)).collect::<Result<_>>()?;
+    // No puzzle twice in one book.
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (k, d) in drawn.iter().enumerate() {
+        for (id, _, _) in &d.items {
+            if let Some(first) = seen.insert(id, k) {
+                return Err(UsageError(format!(
+                    "{}: sections {} and {} both take puzzle {id}: a book prints each puzzle once",
+                    l.name,
+                    first + 1,
+                    k + 1
+                ))
+                .into());
+            }
+        }
+    }
     // How-to-play pages: in the front matter where it says so, else opening each section.
     let in_front = l.plan.front.contains(&Front::HowToPlay);
     let how_to = |d: &Drawn| -> Option<HowTo> {
@@ -582,8 +616,8 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
         });
         let mut first = parts.next()?;
         for more in parts {
-            first.text.extend(more.text);
-            first.tip = first.tip.or(more.tip);
+            // A further variant's own rule: its second paragraph (the first restates the grid's).
+            first.text.extend(more.text.into_iter().nth(1));
         }
         first.title = strings.kind_name(&d.kind_key).to_string();
         Some(first)
@@ -591,8 +625,8 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
     let mut number = 0;
     let mut sections = Vec::new();
     let mut front_how: Vec<HowTo> = Vec::new();
-    for (spec, d) in l.plan.sections.iter().zip(&drawn) {
-        let h = if spec.how_to_play { how_to(d) } else { None };
+    for (spec, d) in l.plan.sections.iter().zip(drawn) {
+        let h = if spec.how_to_play { how_to(&d) } else { None };
         let opener = match h {
             Some(h) if in_front => {
                 if !front_how.iter().any(|x| x.title == h.title && x.text == h.text) {
@@ -602,23 +636,17 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
             }
             other => other,
         };
+        let name = spec.heading.clone().unwrap_or_else(|| heading(&strings, &d.kind_key, &spec.grades));
         let items = d
             .items
-            .iter()
+            .into_iter()
             .map(|(id, puzzle, solution)| {
                 number += 1;
-                Item {
-                    number,
-                    id: id.clone(),
-                    puzzle: puzzle.clone(),
-                    solution: solution.clone(),
-                    hint: None,
-                    worked: None,
-                }
+                Item { number, id, puzzle, solution, hint: None, worked: None }
             })
             .collect();
         sections.push(Section {
-            name: spec.heading.clone().unwrap_or_else(|| heading(&strings, &d.kind_key, &spec.grades)),
+            name,
             items,
             per_page: spec.per_page,
             heading: true,
@@ -670,6 +698,12 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
     }
     let pages = laid.pages.len();
     problems.extend(kdp::page_count(pages));
+    if !laid.booklet.is_empty() {
+        problems.extend(kdp::page_count(laid.booklet.len()).map(|mut p| {
+            p.what = format!("the answer booklet: {}", p.what);
+            p
+        }));
+    }
     let (top, outside) = (options.margin, options.margin);
     problems.extend(kdp::margins(pages, m.bleed, laid.gutter, outside, top, top));
     let found = Mutex::new(Vec::new());
@@ -717,7 +751,7 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
         };
         let made = cover::cover(&spec, &l.trim, m.paper, pages, &opts)
             .map_err(|e| UsageError(format!("{}: cover: {e:#}", l.name)))?;
-        problems.extend(made.problems.iter().cloned());
+        problems.extend(made.problems.iter().filter(|p| !problems.contains(p)).cloned().collect::<Vec<_>>());
         Some(made)
     } else {
         None

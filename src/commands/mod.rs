@@ -53,7 +53,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         if let Some(plan) = plan {
             return book_plan::build(book_plan::Args { plan, runs, out, cover, check, quiet: cli.quiet });
         }
-        let (Some(input), Some(out)) = (input, out) else { unreachable!("clap requires --in and --out") };
+        for (flag, given) in [("--check", check), ("--cover", cover.is_some()), ("--runs", runs.is_some())] {
+            if given {
+                return Err(UsageError(format!("{flag} goes with --plan (a book from a plan), not with --in")).into());
+            }
+        }
+        let Some(input) = input else { unreachable!("clap requires --in or --plan") };
+        let Some(out) = out else { return Err(UsageError("book --in needs --out FILE.pdf or --out DIR/".into()).into()) };
         let grades = grades.into_iter().map(|g| g.grade()).collect();
         let print = book::Print { trim, per_page, large_print, solutions, title, bleed };
         return book::book(book::Args { input, out, grades, print, quiet: cli.quiet, worked, hints });

@@ -461,6 +461,11 @@ fn plan<'a>(
         } else if sec.how_to.is_some() {
             out.push(Content::Opener(k));
         }
+        // With the answers on the next page, puzzles go on right-hand pages: the answers are
+        // on the back of the leaf, not facing them.
+        if o.answers == Answers::NextPage && out.len() % 2 == 1 {
+            out.push(Content::Matter(&Matter::Blank));
+        }
         for (n, chunk) in sec.items.chunks(per[k]).enumerate() {
             out.push(Content::Puzzles { s: k, items: chunk, first: n == 0 });
             if o.answers == Answers::NextPage {
@@ -726,7 +731,8 @@ fn draw_page(c: &Ctx, number: usize, content: &Content, toc: &Toc) -> Page {
     // Running head (section name outside, title inside) and page number, inside the live area.
     let section_name = |k: usize| c.book.sections[k].name.clone();
     let head = match content {
-        Content::Puzzles { s: k, .. } | Content::Beside { s: k, .. } => Some(section_name(*k)),
+        Content::Puzzles { s: k, .. } => Some(section_name(*k)),
+        Content::Beside { s: k, .. } => Some(format!("{} \u{b7} {}", section_name(*k), s.word("solutions"))),
         Content::Solutions { head, .. } => Some(head.clone()),
         Content::Worked { s: k, .. } => Some(format!("{} \u{b7} {}", section_name(*k), s.word("worked_solution"))),
         _ => None,

@@ -36,7 +36,7 @@ pub fn with_font(font: Option<(&[u8], &str)>) -> usvg::Options<'static> {
 }
 
 /// Pages read by usvg at a time (in parallel), then drawn and dropped: memory stays bounded.
-const BATCH: usize = 32;
+const BATCH: usize = 8;
 
 /// The PDF of `pages`, titled `title`; `tick` is called once a page is drawn.
 pub fn render(pages: &[Page], title: &str, tick: impl Fn()) -> Result<Vec<u8>> {
