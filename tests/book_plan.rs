@@ -206,7 +206,7 @@ fn check_names_what_kdp_would_refuse() {
     // Too few pages (the plan's 24 puzzles take about 20).
     assert!(check("answers = \"none\"", "").contains("pages; KDP prints 24-828"));
     // Too many.
-    assert!(check("", "[back]\nnotes = 880").contains("pages; KDP prints 24-828"));
+    assert!(check("", "[back]\nnotes = 820").contains("pages; KDP prints 24-828"));
     // A gutter under KDP's minimum.
     let e = check("inside_margin = 0.25", "[back]\nnotes = 8");
     assert!(e.contains("inside margin 0.250 in; at least 0.375 in"), "{e}");
