@@ -305,6 +305,9 @@ struct Drawn {
     items: Vec<(String, print::Drawing, print::Drawing)>,
     how_to: Vec<HowToKey>,
     kind_key: String,
+    /// The grid's size where the kind's name should carry it (" 16×16"; KenKen always, the
+    /// Sudoku family off 9×9), else empty.
+    size: String,
 }
 
 /// The how-to-play entries of a folder's kind and variant (with their placeholders), and the
@@ -445,11 +448,17 @@ fn section(l: &Loaded, runs: &Path, k: usize) -> Result<Drawn> {
     let items =
         kind.visit(Go(&chosen, l.plan.style.line_weight)).with_context(|| format!("{key}: {}", folder.display()))?;
     let (how_to, kind_key) = how_to_keys(kind, &manifest);
-    Ok(Drawn { items, how_to, kind_key })
+    let n = how_to.first().and_then(|(_, args)| args.iter().find(|(k, _)| k == "n")).map(|(_, v)| v.clone());
+    let size = match (kind.key(), n) {
+        ("kenken", Some(n)) => format!(" {n}\u{d7}{n}"),
+        ("sudoku-family", Some(n)) if n != "9" => format!(" {n}\u{d7}{n}"),
+        _ => String::new(),
+    };
+    Ok(Drawn { items, how_to, kind_key, size })
 }
 
 /// The section's default heading: its kind and grades ("Killer Sudoku, Hard", "Sudoku, Easy–Medium").
-fn heading(s: &Strings, kind: &str, grades: &[String]) -> String {
+fn heading(s: &Strings, kind: &str, size: &str, grades: &[String]) -> String {
     let names: Vec<String> = if grades.is_empty() {
         Vec::new()
     } else {
@@ -459,7 +468,7 @@ fn heading(s: &Strings, kind: &str, grades: &[String]) -> String {
             .map(|g| s.grade(g).to_string())
             .collect()
     };
-    let kind = s.kind_name(kind).to_string();
+    let kind = format!("{}{size}", s.kind_name(kind));
     match names.as_slice() {
         [] => kind,
         [one] => s.fill("section_of", &[("kind", &kind), ("grade", one)]),
@@ -619,7 +628,7 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
             // A further variant's own rule: its second paragraph (the first restates the grid's).
             first.text.extend(more.text.into_iter().nth(1));
         }
-        first.title = strings.kind_name(&d.kind_key).to_string();
+        first.title = format!("{}{}", strings.kind_name(&d.kind_key), d.size);
         Some(first)
     };
     let mut number = 0;
@@ -636,7 +645,7 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
             }
             other => other,
         };
-        let name = spec.heading.clone().unwrap_or_else(|| heading(&strings, &d.kind_key, &spec.grades));
+        let name = spec.heading.clone().unwrap_or_else(|| heading(&strings, &d.kind_key, &d.size, &spec.grades));
         let items = d
             .items
             .into_iter()

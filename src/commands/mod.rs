@@ -59,7 +59,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         let Some(input) = input else { unreachable!("clap requires --in or --plan") };
-        let Some(out) = out else { return Err(UsageError("book --in needs --out FILE.pdf or --out DIR/".into()).into()) };
+        let Some(out) = out else {
+            return Err(UsageError("book --in needs --out FILE.pdf or --out DIR/".into()).into());
+        };
         let grades = grades.into_iter().map(|g| g.grade()).collect();
         let print = book::Print { trim, per_page, large_print, solutions, title, bleed };
         return book::book(book::Args { input, out, grades, print, quiet: cli.quiet, worked, hints });
