@@ -28,7 +28,7 @@ text = subprocess.run(["pdftotext", "-layout", "-f", "3", "-l", "3", pdf, "-"], 
 for line in text.splitlines()[1:]:
     m = re.match(r"\s*(.+?)\s{2,}(\d+)\s*$", line)
     if m:
-        name = unicodedata.normalize("NFKD", m.group(1).split("(")[0].strip().lower())
+        name = unicodedata.normalize("NFKD", m.group(1).split("(")[0].strip().lower().replace("\u00d7", "x"))
         name = re.sub(r"[^a-z0-9]+", "-", name.encode("ascii", "ignore").decode()).strip("-")
         if name:
             print(m.group(2), name)
@@ -38,4 +38,28 @@ PY
   done <"$work/$lang.pages"
   pdftoppm -r 30 -png -singlefile "$work/$lang/cover.pdf" "$out/variety-$lang-cover"
   echo "$lang: $(wc -l <"$work/$lang.pages") pages and the cover -> $out/variety-$lang-*.png"
+done
+# One page of each other answer placement, from the English runs.
+first_page() { # PDF: the page of the first section's first puzzles (the contents' 5th entry)
+  pdftotext -layout -f 3 -l 3 "$1" - | grep -E '\(' | head -1 | awk '{print $NF}'
+}
+cp "$here/examples/books/variety-front.svg" "$work/"
+for answers in back next-page foot separate; do
+  # (At the foot a page has room for the answers of 1 or 2 puzzles: KenKen goes 2 a page. The
+  # example's answer booklet is under KDP's 24 pages: it is built with rules = "none".)
+  extra=
+  [ $answers = foot ] && extra='s/^per_page = 4/per_page = 2/'
+  [ $answers = separate ] && extra='s/^answers = .*/&\nrules = "none"/'
+  sed "s/^answers = .*/answers = \"$answers\"/; $extra" \
+    "$here/examples/books/variety.toml" >"$work/$answers.toml"
+  "$bin" book --quiet --plan "$work/$answers.toml" --runs "$work/en/runs" --out "$work/$answers.pdf" 2>/dev/null
+  first=$(first_page "$work/$answers.pdf")
+  case $answers in
+    back) page=$(pdftotext -layout -f 3 -l 3 "$work/back.pdf" - | grep -E '^ *Answers' | head -1 | awk '{print $NF}') pdf=$work/back.pdf ;;
+    next-page) page=$((first + 1)) pdf=$work/next-page.pdf ;;
+    foot) page=$first pdf=$work/foot.pdf ;;
+    separate) page=2 pdf=$work/separate-answers.pdf ;;
+  esac
+  pdftoppm -r 60 -png -singlefile -f "$page" -l "$page" "$pdf" "$out/variety-answers-$answers"
+  echo "answers = $answers: page $page of $(basename "$pdf") -> $out/variety-answers-$answers.png"
 done

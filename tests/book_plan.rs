@@ -272,3 +272,37 @@ fn bad_plans_are_refused_naming_the_key_and_write_nothing() {
         assert!(!interior.exists() && !cover.exists(), "{more}: a file was written");
     }
 }
+
+#[test]
+fn every_trim_renders_and_passes_the_checks() {
+    let tmp = tempfile::tempdir().unwrap();
+    for trim in [
+        "5x8",
+        "5.06x7.81",
+        "5.25x8",
+        "5.5x8.5",
+        "6x9",
+        "6.14x9.21",
+        "7x10",
+        "7.5x9.25",
+        "8x10",
+        "8.25x11",
+        "8.5x8.5",
+        "8.5x11",
+        "a4",
+        "a5",
+        "7.44x9.69",
+    ] {
+        let p = plan(tmp.path(), &format!("trim = \"{trim}\"\nanswers = \"section\""), "[back]\nnotes = 12");
+        let o = book(&p, &["--check"]);
+        assert_eq!(o.status.code(), Some(0), "{trim}: {}", stderr(&o));
+    }
+    // With bleed too, and a trim KDP does not print is refused naming the key.
+    let p = plan(tmp.path(), "trim = \"8.5x11\"\nbleed = true", "[back]\nnotes = 12");
+    let o = book(&p, &["--check"]);
+    assert_eq!(o.status.code(), Some(0), "bleed: {}", stderr(&o));
+    let p = plan(tmp.path(), "trim = \"3x5\"", "");
+    let o = book(&p, &["--check"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("book.trim"), "{}", stderr(&o));
+}
