@@ -254,7 +254,7 @@ fn bad_plans_are_refused_naming_the_key_and_write_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("notafont.ttf"), "hello").unwrap();
     std::fs::write(tmp.path().join("x.png"), "not a picture").unwrap();
-    let cases: [(&str, &str, &str, &str); 7] = [
+    let cases: [(&str, &str, &str, &str); 8] = [
         ("", "[[section]]\nfolder = \"nowhere\"", "nowhere", "no such folder"),
         ("", "[[section]]\nfolder = \"sudoku\"\ngrades = [\"hardest\"]", "unknown grade \"hardest\"", "section 4"),
         ("", "[[section]]\nfolder = \"kenken\"\ncount = 500", "count = 500", "holds 8"),
@@ -262,6 +262,7 @@ fn bad_plans_are_refused_naming_the_key_and_write_nothing() {
         ("", "[[section]]\nfolder = \"sudoku\"\nper_pag = 2", "unknown field `per_pag`", "line"),
         ("", "[style]\nfont = \"notafont.ttf\"", "style.font", "not a font"),
         ("", "[cover]\nfront_image = \"x.png\"", "x.png", "not an image"),
+        ("", "[style]\nhead_inside = \"{titel}\"", "style.head_inside", "placeholders"),
     ];
     for (book_lines, more, a, b) in cases {
         let p = plan(tmp.path(), book_lines, more);

@@ -276,6 +276,24 @@ fn load(path: &Path) -> Result<Loaded, UsageError> {
             return Err(bad(key, format!("{v} pt: sizes are 4 to 96 pt")));
         }
     }
+    for (key, t) in [
+        ("style.head_inside", &plan.style.head_inside),
+        ("style.head_outside", &plan.style.head_outside),
+        ("style.foot", &plan.style.foot),
+    ] {
+        let mut rest = t.as_str();
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map(|c| open + c);
+            let name = close.map(|c| &rest[open + 1..c]);
+            if !matches!(name, Some("title" | "section" | "author" | "page")) {
+                return Err(bad(
+                    key,
+                    format!("\"{t}\": the placeholders are {{title}}, {{section}}, {{author}} and {{page}}"),
+                ));
+            }
+            rest = &rest[close.unwrap_or(rest.len()) + 1..];
+        }
+    }
     if !(0.25..=4.0).contains(&plan.style.line_weight) {
         return Err(bad("style.line_weight", format!("{}: a factor from 0.25 to 4", plan.style.line_weight)));
     }

@@ -627,6 +627,18 @@ fn place_grids<'a>(
     }
 }
 
+/// `text` cut to at most `width` points in `size`-point type, ending in an ellipsis when cut.
+fn shorten(m: &Measure, text: &str, width: f64, size: f64) -> String {
+    if m.width(text, size) <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.to_string();
+    while !cut.is_empty() && m.width(&format!("{cut}\u{2026}"), size) > width {
+        cut.pop();
+    }
+    format!("{}\u{2026}", cut.trim_end())
+}
+
 /// `text` in lines of at most `width` points in `size`-point type.
 fn wrap(m: &Measure, text: &str, width: f64, size: f64) -> Vec<String> {
     super::wrap(m, text, width, size)
@@ -742,6 +754,9 @@ fn draw_page(c: &Ctx, number: usize, content: &Content, toc: &Toc) -> Page {
         let (inside, outside) =
             (fill(&o.style.head_inside, o, head, number), fill(&o.style.head_outside, o, head, number));
         let (l, r) = if number.is_multiple_of(2) { (outside, inside) } else { (inside, outside) };
+        // Each side keeps to its half of the line, shortened with an ellipsis where needed.
+        let half = aw / 2.0 - g.text;
+        let (l, r) = (shorten(g.m, &l, half, g.text), shorten(g.m, &r, half, g.text));
         svg.text(ax, base, g.text, "start", &l);
         svg.text(ax + aw, base, g.text, "end", &r);
         if !(l.is_empty() && r.is_empty()) {
