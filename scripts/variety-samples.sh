@@ -58,7 +58,7 @@ for answers in back next-page foot separate; do
     back) page=$(pdftotext -layout -f 3 -l 3 "$work/back.pdf" - | grep -E '^ *Answers' | head -1 | awk '{print $NF}') pdf=$work/back.pdf ;;
     next-page) page=$((first + 1)) pdf=$work/next-page.pdf ;;
     foot) page=$first pdf=$work/foot.pdf ;;
-    separate) page=2 pdf=$work/separate-answers.pdf ;;
+    separate) page=4 pdf=$work/separate-answers.pdf ;;
   esac
   pdftoppm -r 60 -png -singlefile -f "$page" -l "$page" "$pdf" "$out/variety-answers-$answers"
   echo "answers = $answers: page $page of $(basename "$pdf") -> $out/variety-answers-$answers.png"

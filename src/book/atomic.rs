@@ -84,6 +84,14 @@ impl AtomicFile {
         self.out.as_mut().expect("not committed")
     }
 
+    /// Flush and sync, ready to be renamed into place by `commit` (several files written this
+    /// way first and committed together leave only the renames between them).
+    pub fn ready(&mut self) -> std::io::Result<()> {
+        let dest = self.dest.clone();
+        let out = self.writer();
+        out.flush().and_then(|_| out.get_ref().sync_all()).map_err(|e| named(e, &dest))
+    }
+
     /// Flush, sync and rename into place (then sync the folder, so the new name lasts).
     pub fn commit(mut self) -> std::io::Result<()> {
         let mut out = self.out.take().expect("commit once");

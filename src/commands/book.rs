@@ -258,7 +258,7 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
             }),
         }
     }
-    let book = layout::Book { front: vec![Matter::Contents], sections, back: Vec::new() };
+    let book = layout::Book { front: vec![Matter::Contents], sections, back: Vec::new(), booklet: Vec::new() };
     let options = Options {
         trim: p.trim.clone(),
         large_print: p.large_print,

@@ -22,6 +22,7 @@ use rand::seq::SliceRandom as _;
 use rand::SeedableRng as _;
 use rayon::prelude::*;
 use serde::Deserialize;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -563,23 +564,33 @@ pub fn build(a: Args) -> Result<ExitCode> {
         eprintln!("ok: {} pages, {} puzzles: nothing KDP would refuse", built.pages, built.puzzles);
         return Ok(ExitCode::SUCCESS);
     }
-    // Everything was made before anything is written.
+    // Everything was made before anything is written; every file is written and synced under
+    // a scratch name before the first is renamed into place, so a crash leaves either the old
+    // set or the new (or, between two renames, part of the new beside the old).
+    let mut outputs: Vec<(PathBuf, &[u8], String)> = Vec::new();
     if let Some(out) = &a.out {
-        let (dir, file) = book::split_path(out)?;
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         if let Some((bytes, pages)) = &built.booklet {
-            let name = book::answers_name(&file);
-            AtomicFile::write_all(&dir, &name, bytes)?;
-            eprintln!("wrote {} ({pages} pages)", dir.join(&name).display());
+            let (_, file) = book::split_path(out)?;
+            outputs.push((out.with_file_name(book::answers_name(&file)), bytes, format!("{pages} pages")));
         }
-        AtomicFile::write_all(&dir, &file, &built.interior)?;
-        eprintln!("wrote {} ({} puzzles, {} pages)", out.display(), built.puzzles, built.pages);
+        let what = format!("{} puzzles, {} pages", built.puzzles, built.pages);
+        outputs.push((out.clone(), &built.interior, what));
     }
     if let (Some(path), Some(c)) = (&a.cover, &built.cover) {
+        outputs.push((path.clone(), &c.pdf, "cover".into()));
+    }
+    let mut staged = Vec::new();
+    for (path, bytes, what) in &outputs {
         let (dir, file) = book::split_path(path)?;
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        AtomicFile::write_all(&dir, &file, &c.pdf)?;
-        eprintln!("wrote {}", path.display());
+        let mut f = AtomicFile::create(&dir, &file)?;
+        f.writer().write_all(bytes).map_err(|e| crate::book::atomic::named(e, path))?;
+        f.ready()?;
+        staged.push((f, path, what));
+    }
+    for (f, path, what) in staged {
+        f.commit()?;
+        eprintln!("wrote {} ({what})", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -693,7 +704,13 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
         }
     }
     let back = (0..l.plan.back.notes).map(|_| Matter::Notes).collect();
-    let book_ = layout::Book { front, sections, back };
+    // The answer booklet: a title page naming it, its blank back, its contents.
+    let booklet = vec![
+        Matter::Title { subtitle: strings.word("answer_booklet").to_string(), publisher: m.publisher.clone() },
+        Matter::Blank,
+        Matter::Contents,
+    ];
+    let book_ = layout::Book { front, sections, back, booklet };
     let mut style = Style::new(&family, m.large_print);
     let st = &l.plan.style;
     (style.body, style.heading, style.title) = (st.body, st.heading, st.title);

@@ -144,6 +144,8 @@ pub struct Book {
     pub front: Vec<Matter>,
     pub sections: Vec<Section>,
     pub back: Vec<Matter>,
+    /// The answer booklet's front matter (`Answers::Separate`); a contents page when empty.
+    pub booklet: Vec<Matter>,
 }
 
 /// A page ready to draw: its SVG, its size, where the trim sits on it (with bleed), and the live
@@ -490,7 +492,10 @@ fn plan<'a>(
     }
     out.extend(book.back.iter().map(Content::Matter));
     let booklet = if o.answers == Answers::Separate {
-        let mut b = vec![Content::Matter(&Matter::Contents)];
+        let mut b: Vec<Content> = book.booklet.iter().map(Content::Matter).collect();
+        if b.is_empty() {
+            b.push(Content::Matter(&Matter::Contents));
+        }
         b.extend(solution_pages(g, book.sections.iter().enumerate(), solutions, s, false));
         b
     } else {
