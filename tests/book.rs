@@ -3,18 +3,8 @@
 //! read back against the book's records.
 
 use crate::common;
-use common::{run, stderr};
+use common::{pages, run, stderr, tool};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn tool(name: &str, args: &[&str]) -> String {
-    let o = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name}: {e} (install poppler-utils: apt-get install poppler-utils)"));
-    assert!(o.status.success(), "{name} {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
 
 /// A generated book of `count` candidates of `kind` in `dir`.
 fn make_book(dir: &Path, kind: &str, count: &str) {
@@ -82,11 +72,6 @@ fn ink(page: &(usize, usize, Vec<u8>), x0: f64, y0: f64, x1: f64, y1: f64) -> f6
         }
     }
     dark as f64 / ((b - a) * (d - c)).max(1) as f64
-}
-
-fn pages(pdf: &Path) -> usize {
-    let info = tool("pdfinfo", &[pdf.to_str().unwrap()]);
-    info.lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
 struct Case {

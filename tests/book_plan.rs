@@ -3,24 +3,9 @@
 //! Checked with poppler (pdfinfo, pdffonts, pdftotext).
 
 use crate::common;
-use common::{run, stderr, stdout};
+use common::{pages, run, stderr, stdout, tool};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
-
-fn tool(name: &str, args: &[&str]) -> String {
-    let o = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name}: {e} (install poppler-utils: apt-get install poppler-utils)"));
-    assert!(o.status.success(), "{name} {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn pages(pdf: &Path) -> usize {
-    let info = tool("pdfinfo", &[pdf.to_str().unwrap()]);
-    info.lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
-}
 
 /// Runs every test here shares (made once): Sudoku, KenKen 6×6, Kakuro 8×10.
 fn runs() -> &'static Path {

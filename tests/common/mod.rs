@@ -161,3 +161,20 @@ pub fn run_within(args: &[&str], stdin: Option<&[u8]>, secs: u64) -> Output {
     let _ = feeder.join();
     Output { status, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
 }
+
+/// A poppler tool's output (pdfinfo, pdffonts, pdftotext, pdftoppm: Debian package
+/// poppler-utils, which `.ci/run` installs); it must succeed.
+pub fn tool(name: &str, args: &[&str]) -> String {
+    let o = Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name}: {e} (install poppler-utils: apt-get install poppler-utils)"));
+    assert!(o.status.success(), "{name} {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// A PDF's page count (pdfinfo).
+pub fn pages(pdf: &Path) -> usize {
+    let info = tool("pdfinfo", &[pdf.to_str().unwrap()]);
+    info.lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
+}
