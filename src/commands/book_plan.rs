@@ -348,9 +348,11 @@ fn how_to_keys(kind: KindId, manifest: &serde_json::Value) -> (Vec<HowToKey>, St
             let (killer, x) = (p["killer"].as_bool() == Some(true), p["diagonals"].as_bool() == Some(true));
             // The most specific entry first (it states the whole rules); X on a killer adds its
             // diagonal rule.
-            let primary = if killer {
+            // A jigsaw killer: the jigsaw's rules, then the killer's cage rule (the killer
+            // entry speaks of boxes).
+            let primary = if killer && !jigsaw {
                 "killer"
-            } else if x {
+            } else if x && !jigsaw {
                 "x"
             } else if jigsaw {
                 "jigsaw"
@@ -358,8 +360,11 @@ fn how_to_keys(kind: KindId, manifest: &serde_json::Value) -> (Vec<HowToKey>, St
                 "sudoku"
             };
             keys.push((primary.to_string(), args.clone()));
-            if killer && x {
-                keys.push(("x".into(), args));
+            if x && primary != "x" {
+                keys.push(("x".into(), args.clone()));
+            }
+            if killer && primary != "killer" {
+                keys.push(("killer".into(), args));
             }
             if killer {
                 "killer"

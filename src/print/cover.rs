@@ -168,6 +168,15 @@ pub fn cover_svg(
             y += size * 1.3;
         }
     }
+    // What does not fit the front at the smallest size is a problem, not a silent overflow.
+    let title_fits = title_lines.len() <= 3 && title_lines.iter().all(|l| m.width(l, title_size) <= fw);
+    if !title_fits {
+        problems.push(Problem {
+            page: None,
+            file: None,
+            what: format!("the cover's title does not fit the front in 3 lines at {title_size:.0} pt: shorten it"),
+        });
+    }
     if let Some(author) = &spec.author {
         let (size, lines) = fit(&m, author, fw, (title_size * 0.5).max(10.0), 8.0, 2);
         let mut y = bottom - size * 1.25 * (lines.len() as f64 - 1.0);
@@ -305,6 +314,16 @@ mod tests {
             ],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_title_too_long_for_the_front_is_a_problem() {
+        let trim = Trim::parse("6x9").unwrap();
+        let ok = cover(&spec(), &trim, Paper::White, 100, &svg_options()).unwrap();
+        assert!(ok.problems.is_empty(), "{:?}", ok.problems);
+        let long = CoverSpec { title: "Supercalifragilistic ".repeat(12), ..spec() };
+        let c = cover(&long, &trim, Paper::White, 100, &svg_options()).unwrap();
+        assert!(c.problems.iter().any(|p| p.what.contains("title does not fit")), "{:?}", c.problems);
     }
 
     #[test]

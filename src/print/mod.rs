@@ -157,7 +157,8 @@ impl Measure {
 /// `text` in lines at most `width` points wide at `size` (a longer word keeps its own line).
 pub fn wrap(m: &Measure, text: &str, width: f64, size: f64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
+    // Broken at plain spaces only: a no-break space (French "mot\u{a0}:") holds its words together.
+    for word in text.split([' ', '\t', '\n']).filter(|w| !w.is_empty()) {
         match lines.last_mut() {
             Some(line) if m.width(&format!("{line} {word}"), size) <= width => {
                 line.push(' ');
@@ -211,6 +212,17 @@ pub fn solution_digits(v: &serde_json::Value) -> Result<Vec<u8>, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn wrap_never_breaks_at_a_no_break_space() {
+        let m = super::Measure::new(&super::pdf::svg_options());
+        let text = "une ligne assez longue pour être coupée par\u{a0}: ici et là\u{a0}; encore";
+        for width in [40.0, 60.0, 80.0, 120.0, 200.0] {
+            for line in super::wrap(&m, text, width, 10.0) {
+                assert!(!line.starts_with([':', ';']), "{width}: {line:?}");
+            }
+        }
+    }
+
     #[test]
     fn scale_lines_scales_every_stroke_width_and_nothing_else() {
         let mut d = super::Drawing::new(2.0, 2.0);
