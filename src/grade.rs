@@ -28,6 +28,10 @@ impl Grade {
             Grade::Expert => "expert",
         }
     }
+    /// The grade a book names ("easy", ...).
+    pub fn from_name(name: &str) -> Option<Grade> {
+        Grade::ALL.into_iter().find(|g| g.name() == name)
+    }
     pub fn index(self) -> usize {
         self as usize
     }

@@ -15,7 +15,7 @@ use crate::rate::{PathStep, Trace};
 use anyhow::{Context as _, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -168,7 +168,7 @@ pub(super) fn read_records(dir: &Path) -> Result<Vec<Record>> {
         }
         let bad = |what: &str| UsageError(format!("{}: line {}: {what}", path.display(), i + 1));
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
-        let grade = v["grade"].as_str().and_then(|g| Grade::ALL.into_iter().find(|x| x.name() == g));
+        let grade = v["grade"].as_str().and_then(Grade::from_name);
         let puzzle = match &v["puzzle"] {
             serde_json::Value::String(s) => s.clone(),
             serde_json::Value::Null => return Err(bad("no puzzle").into()),
@@ -296,16 +296,34 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
         Some(print::pdf::render(&laid.booklet, &p.title, || progress.inc(1))?)
     };
     progress.finish_and_clear();
-    let (dir, file) = split_path(&a.out)?;
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    if let Some(booklet) = booklet {
-        let name = answers_name(&file);
-        AtomicFile::write_all(&dir, &name, &booklet)?;
-        eprintln!("wrote {} ({} pages)", dir.join(&name).display(), laid.booklet.len());
+    let mut outputs: Vec<(PathBuf, &[u8], String)> = Vec::new();
+    if let Some(booklet) = &booklet {
+        let (_, file) = split_path(&a.out)?;
+        outputs.push((a.out.with_file_name(answers_name(&file)), booklet, format!("{} pages", laid.booklet.len())));
     }
-    AtomicFile::write_all(&dir, &file, &pdf)?; // its errors name the file
-    eprintln!("wrote {} ({} puzzles, {} pages)", a.out.display(), chosen.len(), laid.pages.len());
+    outputs.push((a.out.clone(), &pdf, format!("{} puzzles, {} pages", chosen.len(), laid.pages.len())));
+    write_together(&outputs)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Files (path, bytes, what they hold) each written and synced under a scratch name before the
+/// first is renamed into place, so a crash leaves the old set or the new (or, between two
+/// renames, part of the new beside the old); never half a file. Errors name the file.
+pub(super) fn write_together(files: &[(PathBuf, &[u8], String)]) -> Result<()> {
+    let mut staged = Vec::new();
+    for (path, bytes, what) in files {
+        let (dir, file) = split_path(path)?;
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut f = AtomicFile::create(&dir, &file)?;
+        f.writer().write_all(bytes).map_err(|e| crate::book::atomic::named(e, path))?;
+        f.ready()?;
+        staged.push((f, path, what));
+    }
+    for (f, path, what) in staged {
+        f.commit()?;
+        eprintln!("wrote {} ({what})", path.display());
+    }
+    Ok(())
 }
 
 /// The rater's path of a book's puzzle (solved again: the record holds its solution only as

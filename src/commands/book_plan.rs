@@ -9,7 +9,6 @@
 //! to `--runs DIR`, or the plan's folder.
 
 use super::book::{self, Record};
-use crate::book::atomic::AtomicFile;
 use crate::config::UsageError;
 use crate::grade::Grade;
 use crate::kinds::{Kind, KindId, KindVisitor};
@@ -22,7 +21,6 @@ use rand::seq::SliceRandom as _;
 use rand::SeedableRng as _;
 use rayon::prelude::*;
 use serde::Deserialize;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -343,13 +341,11 @@ fn how_to_keys(kind: KindId, manifest: &serde_json::Value) -> (Vec<HowToKey>, St
             };
             let b = boxes.filter(|b| b.len() == 2).map(|b| format!("{}\u{d7}{}", b[1], b[0])).unwrap_or_default();
             let args = vec![("n".to_string(), n.to_string()), ("box".to_string(), b.clone())];
-            // Killer and X add their rules to the grid's.
             let jigsaw = b.is_empty();
             let (killer, x) = (p["killer"].as_bool() == Some(true), p["diagonals"].as_bool() == Some(true));
-            // The most specific entry first (it states the whole rules); X on a killer adds its
-            // diagonal rule.
-            // A jigsaw killer: the jigsaw's rules, then the killer's cage rule (the killer
-            // entry speaks of boxes).
+            // The most specific entry first (it states the whole rules), then the rule of each
+            // further variant: X's diagonals, a jigsaw killer's cages (the killer entry speaks
+            // of boxes).
             let primary = if killer && !jigsaw {
                 "killer"
             } else if x && !jigsaw {
@@ -426,7 +422,7 @@ fn section(l: &Loaded, runs: &Path, k: usize) -> Result<Drawn> {
         spec.grades
             .iter()
             .map(|g| {
-                Grade::ALL.into_iter().find(|x| x.name() == g).ok_or_else(|| {
+                Grade::from_name(g).ok_or_else(|| {
                     UsageError(format!(
                         "{key}: grades: unknown grade \"{g}\": the grades are easy, medium, hard, expert"
                     ))
@@ -486,11 +482,7 @@ fn heading(s: &Strings, kind: &str, size: &str, grades: &[String]) -> String {
     let names: Vec<String> = if grades.is_empty() {
         Vec::new()
     } else {
-        grades
-            .iter()
-            .filter_map(|g| Grade::ALL.into_iter().find(|x| x.name() == g))
-            .map(|g| s.grade(g).to_string())
-            .collect()
+        grades.iter().filter_map(|g| Grade::from_name(g)).map(|g| s.grade(g).to_string()).collect()
     };
     let kind = format!("{}{size}", s.kind_name(kind));
     match names.as_slice() {
@@ -584,19 +576,7 @@ pub fn build(a: Args) -> Result<ExitCode> {
     if let (Some(path), Some(c)) = (&a.cover, &built.cover) {
         outputs.push((path.clone(), &c.pdf, "cover".into()));
     }
-    let mut staged = Vec::new();
-    for (path, bytes, what) in &outputs {
-        let (dir, file) = book::split_path(path)?;
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut f = AtomicFile::create(&dir, &file)?;
-        f.writer().write_all(bytes).map_err(|e| crate::book::atomic::named(e, path))?;
-        f.ready()?;
-        staged.push((f, path, what));
-    }
-    for (f, path, what) in staged {
-        f.commit()?;
-        eprintln!("wrote {} ({what})", path.display());
-    }
+    book::write_together(&outputs)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -758,7 +738,7 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
     let found = Mutex::new(Vec::new());
     let progress = book::bar((pages + laid.booklet.len()) as u64, a.quiet, "pages");
     let geometry = kdp::PageGeometry { trim: l.trim.points(), bleed: m.bleed, pages };
-    let inspect = |n: usize, _: &layout::Page, tree: &usvg::Tree| {
+    let inspect = |n: usize, tree: &usvg::Tree| {
         let mut problems = kdp::content_bounds(n, tree, &geometry);
         if !problems.is_empty() {
             found.lock().unwrap().append(&mut problems);
@@ -777,7 +757,7 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
     } else {
         let title = format!("{} \u{b7} {}", m.title, strings.word("answer_booklet"));
         Some((
-            print::pdf::render_with(&laid.booklet, &title, &opts, || progress.inc(1), |_, _, _| {})?,
+            print::pdf::render_with(&laid.booklet, &title, &opts, || progress.inc(1), |_, _| {})?,
             laid.booklet.len(),
         ))
     };

@@ -148,15 +148,13 @@ pub struct Book {
     pub booklet: Vec<Matter>,
 }
 
-/// A page ready to draw: its SVG, its size, where the trim sits on it (with bleed), and the live
-/// area (inside the margins) in page coordinates.
+/// A page ready to draw: its SVG, its size, and where the trim sits on it (with bleed).
 pub struct Page {
     pub svg: String,
     pub width: f64,
     pub height: f64,
     /// x, y, width, height of the trim on the page.
     pub trim: (f64, f64, f64, f64),
-    pub live: (f64, f64, f64, f64),
 }
 
 /// A laid-out book: the interior pages, the answer booklet's (with `Answers::Separate`), and per
@@ -395,7 +393,7 @@ pub fn pages(o: &Options, book: &Book, s: &Strings) -> Result<Laid, String> {
     let ctx = Ctx { o, g: &g, book, s, per: &per, scales: &scales };
     let toc = toc(&contents, book, s);
     let pages = contents.iter().enumerate().map(|(i, c)| draw_page(&ctx, i + 1, c, &toc)).collect();
-    let booklet_toc = toc_of(&booklet, s);
+    let booklet_toc = toc_of(&booklet);
     let booklet = booklet.iter().enumerate().map(|(i, c)| draw_page(&ctx, i + 1, c, &booklet_toc)).collect();
     let smallest = book.sections.iter().zip(&scales).map(|(sec, sc)| sc * largest(sec).2).collect();
     Ok(Laid { pages, booklet, per_page: per, smallest, gutter: g.inner / INCH })
@@ -414,28 +412,28 @@ struct Ctx<'a> {
 /// starting with its heading; `head` the running head.
 fn solution_pages<'a>(
     g: &Geometry,
-    sections: impl Iterator<Item = (usize, &'a Section)>,
+    sections: impl Iterator<Item = &'a Section>,
     head: &str,
     s: &Strings,
     fresh_page_per_section: bool,
 ) -> Vec<Content<'a>> {
     let (c, r) = g.solution_shape();
     let mut out: Vec<Content> = Vec::new();
-    for (_, sec) in sections {
+    for sec in sections {
+        let heading = s.fill("answers_to", &[("section", &sec.name)]);
         let mut first = true;
         for chunk in sec.items.chunks(c * r) {
-            let heading = s.fill("answers_to", &[("section", &sec.name)]);
             let fits = match out.last() {
                 Some(Content::Solutions { items, .. }) if !fresh_page_per_section => items.len() + chunk.len() <= c * r,
                 _ => false,
             };
             if fits && first {
                 if let Some(Content::Solutions { items, headings, .. }) = out.last_mut() {
-                    headings.push((items.len(), heading));
+                    headings.push((items.len(), heading.clone()));
                     items.extend(chunk.iter());
                 }
             } else {
-                let headings = if first { vec![(0, heading)] } else { Vec::new() };
+                let headings = if first { vec![(0, heading.clone())] } else { Vec::new() };
                 out.push(Content::Solutions { head: head.to_string(), headings, items: chunk.iter().collect() });
             }
             first = false;
@@ -484,11 +482,11 @@ fn plan<'a>(
             }
         }
         if o.answers == Answers::Section {
-            out.extend(solution_pages(g, std::iter::once((k, sec)), solutions, s, true));
+            out.extend(solution_pages(g, std::iter::once(sec), solutions, s, true));
         }
     }
     if o.answers == Answers::Back {
-        out.extend(solution_pages(g, book.sections.iter().enumerate(), solutions, s, false));
+        out.extend(solution_pages(g, book.sections.iter(), solutions, s, false));
     }
     out.extend(book.back.iter().map(Content::Matter));
     let booklet = if o.answers == Answers::Separate {
@@ -496,7 +494,7 @@ fn plan<'a>(
         if b.is_empty() {
             b.push(Content::Matter(&Matter::Contents));
         }
-        b.extend(solution_pages(g, book.sections.iter().enumerate(), solutions, s, false));
+        b.extend(solution_pages(g, book.sections.iter(), solutions, s, false));
         b
     } else {
         Vec::new()
@@ -525,14 +523,14 @@ fn toc(contents: &[Content], book: &Book, s: &Strings) -> Toc {
             _ => {}
         }
     }
-    out.extend(toc_of(contents, s));
+    out.extend(toc_of(contents));
     out.sort_by_key(|e| e.1);
     out
 }
 
 /// The answer blocks of a page list as contents entries: one per heading ("Answers: Sudoku,
 /// Easy"), with the puzzles it covers over the pages that follow it.
-fn toc_of(contents: &[Content], _s: &Strings) -> Toc {
+fn toc_of(contents: &[Content]) -> Toc {
     let mut out: Toc = Vec::new();
     for (i, c) in contents.iter().enumerate() {
         let Content::Solutions { headings, items, .. } = c else { continue };
@@ -547,7 +545,7 @@ fn toc_of(contents: &[Content], _s: &Strings) -> Toc {
     out
 }
 
-pub fn capital(s: &str) -> String {
+fn capital(s: &str) -> String {
     let mut c = s.chars();
     c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
 }
@@ -841,7 +839,7 @@ fn draw_page(c: &Ctx, number: usize, content: &Content, toc: &Toc) -> Page {
         escape(&o.style.family),
         svg.s
     );
-    Page { svg, width: pw, height: ph, trim: (bx, by, g.w, g.h), live: (bx + ax, by + ay, aw, ah) }
+    Page { svg, width: pw, height: ph, trim: (bx, by, g.w, g.h) }
 }
 
 /// The answers of a page's puzzles, small and upside down in the strip (x, y, w, h) at its

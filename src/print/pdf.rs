@@ -40,7 +40,7 @@ const BATCH: usize = 8;
 
 /// The PDF of `pages`, titled `title`; `tick` is called once a page is drawn.
 pub fn render(pages: &[Page], title: &str, tick: impl Fn()) -> Result<Vec<u8>> {
-    render_with(pages, title, &svg_options(), tick, |_, _, _| {})
+    render_with(pages, title, &svg_options(), tick, |_, _| {})
 }
 
 /// `render` with the given usvg options; `inspect` sees every page's tree (number from 1) before
@@ -50,7 +50,7 @@ pub fn render_with(
     title: &str,
     opts: &usvg::Options,
     tick: impl Fn(),
-    inspect: impl Fn(usize, &Page, &usvg::Tree) + Sync,
+    inspect: impl Fn(usize, &usvg::Tree) + Sync,
 ) -> Result<Vec<u8>> {
     let mut doc = Document::new();
     doc.set_metadata(Metadata::new().title(title.to_string()).creator("puzzle-factory".to_string()));
@@ -58,12 +58,7 @@ pub fn render_with(
         let trees: Vec<usvg::Tree> = batch
             .par_iter()
             .enumerate()
-            .map(|(i, p)| {
-                let tree =
-                    usvg::Tree::from_str(&p.svg, opts).map_err(|e| anyhow!("page {}: {e}", b * BATCH + i + 1))?;
-                inspect(b * BATCH + i + 1, p, &tree);
-                Ok(tree)
-            })
+            .map(|(i, p)| read(b * BATCH + i + 1, p, opts, &inspect))
             .collect::<Result<_>>()?;
         draw(&mut doc, batch, &trees, &tick)?;
     }
@@ -71,16 +66,15 @@ pub fn render_with(
 }
 
 /// Every page's tree (number from 1) to `inspect`, without drawing a PDF (`book --check`).
-pub fn inspect_only(
-    pages: &[Page],
-    opts: &usvg::Options,
-    inspect: impl Fn(usize, &Page, &usvg::Tree) + Sync,
-) -> Result<()> {
-    pages.par_iter().enumerate().try_for_each(|(i, p)| {
-        let tree = usvg::Tree::from_str(&p.svg, opts).map_err(|e| anyhow!("page {}: {e}", i + 1))?;
-        inspect(i + 1, p, &tree);
-        Ok(())
-    })
+pub fn inspect_only(pages: &[Page], opts: &usvg::Options, inspect: impl Fn(usize, &usvg::Tree) + Sync) -> Result<()> {
+    pages.par_iter().enumerate().try_for_each(|(i, p)| read(i + 1, p, opts, &inspect).map(drop))
+}
+
+/// Page `number`'s tree, shown to `inspect`.
+fn read(number: usize, p: &Page, opts: &usvg::Options, inspect: &impl Fn(usize, &usvg::Tree)) -> Result<usvg::Tree> {
+    let tree = usvg::Tree::from_str(&p.svg, opts).map_err(|e| anyhow!("page {number}: {e}"))?;
+    inspect(number, &tree);
+    Ok(tree)
 }
 
 fn draw(doc: &mut Document, pages: &[Page], trees: &[usvg::Tree], tick: &impl Fn()) -> Result<()> {

@@ -162,7 +162,7 @@ impl Stream {
 }
 
 fn grade_named(name: &str, at: &str) -> Result<Grade> {
-    Grade::ALL.into_iter().find(|g| g.name() == name).with_context(|| format!("{at}: unknown grade {name}"))
+    Grade::from_name(name).with_context(|| format!("{at}: unknown grade {name}"))
 }
 
 /// The fields of one CSV line, as written (a quoted field keeps its quotes: the fields read
