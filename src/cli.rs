@@ -221,6 +221,10 @@ pub enum Command {
         /// (32 hex digits) one per line.
         #[arg(long, value_name = "FILE", num_args = 1..)]
         exclude: Vec<PathBuf>,
+        /// The puzzle library (an SQLite file, made if missing, or postgres://…): puzzles it
+        /// holds count as duplicates, and the finished book's puzzles are added to it.
+        #[arg(long, value_name = "FILE|URL")]
+        library: Option<String>,
         /// With --quota: never change the generation settings; with --require or --teach: only
         /// filter, do not steer clue removal toward the technique (for comparisons).
         #[arg(long)]
@@ -261,6 +265,14 @@ pub enum Command {
         /// --quota names, or for every grade without --quota.
         #[arg(long)]
         no_shortcut: bool,
+    },
+    /// The puzzle library: every puzzle made, in one database (an SQLite file, or PostgreSQL
+    /// for a team), and the books drawn from it, so that no puzzle is printed twice. Fill it
+    /// with `generate --library` or `library import`; draw from it with `library query` or a
+    /// book plan's `query` sections.
+    Library {
+        #[command(subcommand)]
+        action: LibraryAction,
     },
     /// Combine the finished shards of one run (`generate --shard K/N`) into one book in --out:
     /// the same files as one run; in count mode byte-identical to it (timing fields aside). The
@@ -607,4 +619,124 @@ mod tests {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
     }
+}
+
+/// The library given to a command: a file (default `output/library.sqlite`) or a
+/// `postgres://user@host/db` URL.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LibraryArg {
+    /// The library: an SQLite file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB.
+    #[arg(long, value_name = "FILE|URL", default_value = crate::library::DEFAULT)]
+    pub library: String,
+}
+
+/// What to select from the library (`library query`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Selection {
+    /// The board as puzzle ids name it: `9`, `6`, `16`, `9k` (killer), `9x`, `9j` (jigsaw),
+    /// `8x10` (Kakuro)… `library stats` lists those the library holds. --kind (default sudoku)
+    /// names the kind.
+    #[arg(long, value_name = "SHAPE")]
+    pub shape: Option<String>,
+    /// Only these grades.
+    #[arg(long = "grade", value_name = "GRADE,...", value_delimiter = ',')]
+    pub grades: Vec<String>,
+    /// At least this many steps.
+    #[arg(long, value_name = "STEPS")]
+    pub min_steps: Option<f64>,
+    /// At most this many steps.
+    #[arg(long, value_name = "STEPS")]
+    pub max_steps: Option<f64>,
+    /// Puzzles whose rating path used each of these techniques (names as in calibration.json).
+    #[arg(long, value_name = "T,...", value_delimiter = ',')]
+    pub uses: Vec<String>,
+    /// Puzzles that need each of these techniques' level: the path used the technique, and
+    /// its level is the puzzle's hardest (lower levels do not solve it).
+    #[arg(long, value_name = "T,...", value_delimiter = ',')]
+    pub needs: Vec<String>,
+    /// Only puzzles no book holds.
+    #[arg(long, conflicts_with = "unused_since")]
+    pub unused: bool,
+    /// Only puzzles no book dated on or after DATE (YYYY-MM-DD) holds.
+    #[arg(long, value_name = "DATE")]
+    pub unused_since: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum LibraryAction {
+    /// Add finished book folders (generate's, merge's) to the library, all in one transaction.
+    /// Puzzles it already holds (the same canonical key, kind and shape) are not added again.
+    Import {
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        library: LibraryArg,
+    },
+    /// Select puzzles: print how many match (per kind, shape and grade), print them (--format
+    /// jsonl), or write the first --count of them as a book folder that `book --in` prints
+    /// (--out). With --reserve NAME they are recorded as used by book NAME, in one transaction:
+    /// no other book gets them.
+    Query {
+        #[command(flatten)]
+        select: Selection,
+        /// How many (the first ones added); required with --out.
+        #[arg(long, value_name = "N")]
+        count: Option<usize>,
+        /// `counts`: a table; `jsonl`: the puzzles' records; `ids`: their ids.
+        #[arg(long, value_enum, default_value = "counts")]
+        format: QueryFormat,
+        /// Write the puzzles as a book folder (manifest.json, puzzles.jsonl,
+        /// book-<grade>.json): the same rules as generate's --out.
+        #[arg(long, value_name = "DIR", requires = "count")]
+        out: Option<PathBuf>,
+        /// Replace the finished book in --out.
+        #[arg(long, requires = "out")]
+        force: bool,
+        /// Record the puzzles as used by the book NAME (only unused ones are taken, or none used
+        /// since --unused-since). `library release NAME` undoes it.
+        #[arg(long, value_name = "NAME", requires = "count")]
+        reserve: Option<String>,
+        /// The reserved book's title [default: NAME].
+        #[arg(long, requires = "reserve")]
+        title: Option<String>,
+        /// The reserved book's ISBN.
+        #[arg(long, requires = "reserve", default_value = "")]
+        isbn: String,
+        /// The reserved book's date, YYYY-MM-DD [default: today].
+        #[arg(long, requires = "reserve")]
+        date: Option<String>,
+        #[command(flatten)]
+        library: LibraryArg,
+    },
+    /// Undo a book that was never printed: the puzzles it held are free again.
+    Release {
+        /// The book's name (`library books` lists them).
+        name: String,
+        #[command(flatten)]
+        library: LibraryArg,
+    },
+    /// The books drawn from the library, or one book's puzzles (section, number, id).
+    Books {
+        /// A book's name: list its puzzles.
+        name: Option<String>,
+        #[command(flatten)]
+        library: LibraryArg,
+    },
+    /// Puzzles per kind, shape and grade, used and unused, and the books printed.
+    Stats {
+        #[command(flatten)]
+        library: LibraryArg,
+    },
+    /// Check the library file (SQLite's integrity check): exit 0 when sound, 1 when not.
+    Check {
+        #[command(flatten)]
+        library: LibraryArg,
+    },
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryFormat {
+    Counts,
+    Jsonl,
+    Ids,
 }

@@ -14,6 +14,7 @@ pub mod common;
 pub mod config;
 pub mod grade;
 pub mod kinds;
+pub mod library;
 pub mod pipeline;
 pub mod print;
 pub mod rate;

@@ -51,6 +51,7 @@ fn result_on_stdout(c: &Command) -> Option<&'static str> {
         Command::Hint { .. } => "hint",
         Command::Replay { .. } => "replay",
         Command::Calibrate { .. } => "calibrate",
+        Command::Library { .. } => "library",
         Command::Generate { .. } | Command::Merge { .. } | Command::Book { .. } => return None,
     })
 }

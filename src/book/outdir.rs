@@ -368,15 +368,29 @@ impl OutDir {
     /// replaces the run state, then `complete`. Every book file in the staging folder must
     /// already be written and fsynced.
     pub fn commit(self, sealed: &[u8]) -> Result<()> {
+        self.commit_with(sealed, |_| Ok(()))
+    }
+
+    /// `commit`, with `sealed_step` run on the staging folder once the run is sealed, before
+    /// its scratch files go (`generate --library` adds the book to the library there); it must
+    /// be safe to run again, as a resumed sealed run does.
+    pub fn commit_with(self, sealed: &[u8], sealed_step: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
         debug_assert!(is_sealed(sealed));
         self.save_state(sealed)?;
         crash_point("sealed");
-        self.complete()
+        self.complete_with(sealed_step)
     }
 
     /// The steps of a commit after its run was sealed; a resumed sealed run starts here. Each
     /// step may have been done before: doing it again changes nothing.
-    pub fn complete(mut self) -> Result<()> {
+    pub fn complete(self) -> Result<()> {
+        self.complete_with(|_| Ok(()))
+    }
+
+    /// `complete`, with `sealed_step` first (see `commit_with`).
+    pub fn complete_with(mut self, sealed_step: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+        sealed_step(&self.staging)?;
+        crash_point("library-added");
         remove_scratch(&self.staging)?;
         written::record(&self.staging, MARKER)?;
         sync_dir(&self.staging)?;

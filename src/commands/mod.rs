@@ -6,6 +6,7 @@ mod book_plan;
 pub mod calibrate;
 pub mod explain;
 mod generate;
+mod library;
 mod lines;
 mod merge;
 mod replay;
@@ -28,6 +29,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         fn visit<K: Kind>(self) -> Result<ExitCode> {
             run_kind::<K>(self.0, self.1)
         }
+    }
+    if let Command::Library { action } = cli.command {
+        return library::run(action, cli.kind, cli.quiet);
     }
     if let Command::Merge { dirs, out, force } = &cli.command {
         return merge::merge(dirs, out, *force, cli.quiet);
@@ -227,6 +231,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             force,
             resume,
             exclude,
+            library,
             no_steer,
             overflow,
             shard,
@@ -260,6 +265,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
                 out: &out,
                 force,
                 exclude: &exclude,
+                library: library.as_deref(),
                 steer: !no_steer,
                 // A shard of an order keeps its surplus: the merge counts it.
                 overflow: overflow || (quota.is_some() && shard.is_some()),
@@ -288,7 +294,9 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             };
             generate::generate::<K>(&cfg, &ids()?, &req, resumed)
         }
-        Command::Merge { .. } | Command::Book { .. } => unreachable!("merge and book run before a kind is chosen"),
+        Command::Merge { .. } | Command::Book { .. } | Command::Library { .. } => {
+            unreachable!("merge, book and library run before a kind is chosen")
+        }
         Command::Rate { input, forbid } => {
             let off = crate::rate::technique_mask::<K::Tech>(&forbid, "forbid").map_err(UsageError)?;
             lines::rate::<K>(&cfg, input.as_deref(), off)

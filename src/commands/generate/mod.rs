@@ -56,6 +56,8 @@ pub struct Request<'a> {
     pub out: &'a Path,
     pub force: bool,
     pub exclude: &'a [PathBuf],
+    /// `--library`: its puzzles are duplicates, and the commit adds the book to it.
+    pub library: Option<&'a str>,
     pub steer: bool,
     pub overflow: bool,
     pub quiet: bool,
@@ -179,13 +181,18 @@ fn progress_bar(req: &Request) -> ProgressBar {
     bar
 }
 
-fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(String, u64)]) -> serde_json::Value {
+fn manifest<K: Kind>(
+    cfg: &RunConfig<K::Params>,
+    req: &Request,
+    excluded: &[(String, u64)],
+    library: Option<u64>,
+) -> serde_json::Value {
     let quota = req.order.map(|q| {
         let m: serde_json::Map<String, serde_json::Value> =
             Grade::ALL.iter().map(|g| (g.name().to_string(), q.0[g.index()].into())).collect();
         m
     });
-    json!({
+    let mut m = json!({
         "program": "puzzle-factory",
         "version": env!("CARGO_PKG_VERSION"),
         "kind": K::ID.key(),
@@ -199,7 +206,30 @@ fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(Str
         "config": cfg.table,
         "shard": req.shard,
         "merged_shards": serde_json::Value::Null,
-    })
+    });
+    // Only with --library, so that other runs' manifests stay as they were.
+    if let (Some(spec), Some(n)) = (req.library, library) {
+        m["library"] = json!({"library": crate::library::redact(spec), "puzzles": n});
+    }
+    m
+}
+
+/// `generate --library`: the canonical keys the library holds for this kind and board (they
+/// count as duplicates, as `--exclude`'s do); the library is made if there is none.
+fn library_keys<K: Kind>(spec: &str, params: &K::Params) -> Result<Vec<u128>> {
+    let mut lib = crate::library::Library::open(spec, true)?;
+    let keys = lib.keys(K::ID.key(), &K::shape(params))?;
+    Ok(keys.iter().filter_map(|k| exclude::parse_key(k)).collect())
+}
+
+/// The commit's step for `--library`: the sealed book's puzzles into the library, in one
+/// transaction (again after a kill: those already there are not added twice).
+fn add_to_library(spec: Option<&str>, staging: &Path) -> Result<()> {
+    if let Some(spec) = spec {
+        let mut lib = crate::library::Library::open(spec, true)?;
+        lib.import(&[staging.to_path_buf()], |_| {})?;
+    }
+    Ok(())
 }
 
 /// Ctrl-C and SIGTERM set the flag (the run saves at the next chunk boundary and exits 130);
@@ -219,15 +249,25 @@ fn start<'a, K: Kind>(
     req: &Request,
     dir_slot: &'a mut Option<OutDir>,
 ) -> Result<RunSink<'a, K>> {
-    let (keys, per_file) = exclude::read::<K>(req.exclude)?;
+    let (mut keys, per_file) = exclude::read::<K>(req.exclude)?;
+    let known = match req.library {
+        Some(spec) => {
+            let k = library_keys::<K>(spec, &cfg.params)?;
+            let n = k.len() as u64;
+            keys.extend(k);
+            Some(n)
+        }
+        None => None,
+    };
     let saved = SavedRun {
         program: "puzzle-factory".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         argv: req.argv.clone(),
         config: toml::to_string(&cfg.table)?,
-        manifest: manifest::<K>(cfg, req, &per_file),
+        manifest: manifest::<K>(cfg, req, &per_file, known),
         progress: None,
         finished: None,
+        library: req.library.map(str::to_string),
     };
     let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?, true)?);
     let book = BookWriter::create::<K>(dir.staging(), req.overflow, req.techniques.paths)?;
@@ -369,13 +409,15 @@ pub fn generate<K: Kind>(
     crash_point("report-written");
     saved.finished = Some(Finished { code: if code == ExitCode::SUCCESS { 0 } else { 3 } });
     let dir = resumed.map(|(d, _)| d).or(slot).expect("an open folder");
-    dir.commit(&serde_json::to_vec_pretty(&saved)?).map_err(|e| {
-        let note = format!(
+    let library = saved.library.clone();
+    dir.commit_with(&serde_json::to_vec_pretty(&saved)?, |staging| add_to_library(library.as_deref(), staging))
+        .map_err(|e| {
+            let note = format!(
             "the new book is complete but not yet in place: `puzzle-factory generate --resume --out {shown}` moves it \
              there"
         );
-        noted(e, note)
-    })?;
+            noted(e, note)
+        })?;
     Ok(code)
 }
 
@@ -393,7 +435,7 @@ fn noted(e: anyhow::Error, note: String) -> anyhow::Error {
 /// would have.
 pub fn complete(dir: OutDir, saved: &SavedRun, out: &Path, quiet: bool) -> Result<ExitCode> {
     let code = saved.finished.as_ref().map_or(0, |f| f.code);
-    dir.complete()?;
+    dir.complete_with(|staging| add_to_library(saved.library.as_deref(), staging))?;
     if !quiet {
         eprintln!("--out {}: the run had finished its book; it is now in place", out.display());
     }

@@ -31,6 +31,10 @@ pub struct SavedRun {
     /// `--resume` then completes the commit and exits as the run would have.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished: Option<Finished>,
+    /// `--library` as given (a URL with its password: this file is scratch, removed with the
+    /// staging folder): the commit adds the book to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<String>,
 }
 
 /// A sealed run: what it ended with.

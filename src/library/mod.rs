@@ -1,0 +1,158 @@
+//! The puzzle library: every puzzle made, in one database, and the books drawn from it, so
+//! that no puzzle is printed twice.
+//!
+//! An SQLite file by default (`db::Sqlite`), or a PostgreSQL server for a team on several
+//! machines; the schema (`schema`) is the same. Puzzles come in whole book folders
+//! (`import`); books go out through selections (`select::Filter`) and reservations
+//! (`select`), each one transaction, so that a kill leaves the library as it was before or
+//! after, and two books made at once never share a puzzle.
+//!
+//! Imports go one way: the library reads book records (JSON lines) and knows nothing of the
+//! kinds, the pipeline or printing; the commands (`commands::library`, `generate --library`,
+//! book plans) call it.
+
+pub mod db;
+pub mod import;
+pub mod schema;
+pub mod select;
+
+use anyhow::Result;
+use db::{Db, Val};
+
+/// The library file when `--library` names none.
+pub const DEFAULT: &str = "output/library.sqlite";
+
+pub struct Library {
+    db: Box<dyn Db>,
+}
+
+impl Library {
+    /// Open the library `spec` (a file, or a `postgres://` URL); `create`: make it when there
+    /// is none (a command that only reads never makes one).
+    pub fn open(spec: &str, create: bool) -> Result<Library> {
+        if db::is_postgres(spec) {
+            return Err(crate::config::UsageError(format!(
+                "--library {}: PostgreSQL libraries need a build with PostgreSQL support",
+                redact(spec)
+            ))
+            .into());
+        }
+        Ok(Library { db: Box::new(db::Sqlite::open(std::path::Path::new(spec), create)?) })
+    }
+
+    pub fn name(&self) -> &str {
+        self.db.name()
+    }
+
+    /// Run `f` in one write transaction: committed when it returns Ok, rolled back otherwise.
+    pub fn write<T>(&mut self, f: impl FnOnce(&mut dyn Db) -> Result<T>) -> Result<T> {
+        self.db.begin_write()?;
+        match f(self.db.as_mut()) {
+            Ok(v) => {
+                self.db.commit()?;
+                Ok(v)
+            }
+            Err(e) => {
+                let _ = self.db.rollback();
+                Err(e)
+            }
+        }
+    }
+
+    /// Statements that only read.
+    pub fn rows(&mut self, sql: &str, params: &[Val]) -> Result<Vec<Vec<Val>>> {
+        self.db.rows(sql, params)
+    }
+
+    /// The canonical keys the library holds for a kind and shape (for `generate --library`:
+    /// they count as duplicates).
+    pub fn keys(&mut self, kind: &str, shape: &str) -> Result<Vec<String>> {
+        let rows = self.db.rows(
+            "SELECT canonical FROM puzzles WHERE kind = ?1 AND shape = ?2",
+            &[Val::from(kind), Val::from(shape)],
+        )?;
+        Ok(rows.into_iter().map(|r| r[0].text()).collect())
+    }
+
+    /// `PRAGMA integrity_check` of an SQLite library ("ok" when sound); PostgreSQL checks its own.
+    pub fn integrity(&mut self) -> Result<String> {
+        match self.db.dialect() {
+            schema::Dialect::Sqlite => {
+                let rows = self.db.rows("PRAGMA integrity_check", &[])?;
+                Ok(rows.iter().map(|r| r[0].text()).collect::<Vec<_>>().join("; "))
+            }
+            schema::Dialect::Postgres => Ok("ok".into()),
+        }
+    }
+
+    /// Empty SQLite's write-ahead log into the file (after a large import).
+    pub fn checkpoint(&mut self) -> Result<()> {
+        if self.db.dialect() == schema::Dialect::Sqlite {
+            self.db.batch("PRAGMA wal_checkpoint(TRUNCATE)")?;
+        }
+        Ok(())
+    }
+}
+
+/// A URL as printed: without its password.
+pub fn redact(spec: &str) -> String {
+    match (spec.find("://"), spec.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let user = &spec[s + 3..at];
+            let user = user.split(':').next().unwrap_or("");
+            format!("{}{user}@{}", &spec[..s + 3], &spec[at + 1..])
+        }
+        _ => spec.to_string(),
+    }
+}
+
+/// The time now, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil(secs / 86_400);
+    let t = secs % 86_400;
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", t / 3600, t / 60 % 60, t % 60)
+}
+
+/// Today's date, UTC, as `YYYY-MM-DD`.
+pub fn today() -> String {
+    now()[..10].to_string()
+}
+
+/// The date of day `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
+fn civil(days: u64) -> (i64, u32, u32) {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Is `s` a date `YYYY-MM-DD`?
+pub fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+        && (1..=12).contains(&s[5..7].parse::<u32>().unwrap_or(0))
+        && (1..=31).contains(&s[8..10].parse::<u32>().unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil(0), (1970, 1, 1));
+        assert_eq!(civil(19_723), (2024, 1, 1));
+        assert_eq!(civil(20_513), (2026, 3, 1));
+        assert!(is_date("2026-11-27") && !is_date("2026-13-01") && !is_date("26-11-27"));
+        assert_eq!(redact("postgres://pf:secret@db.example/lib"), "postgres://pf@db.example/lib");
+    }
+}

@@ -1,0 +1,342 @@
+//! Puzzles out of the library: selections (`Filter`), counts, and books' reservations.
+//!
+//! A reservation is one write transaction: the book's row, then for each section the first
+//! puzzles (by the order they were added) that match and that no book holds (or none since a
+//! date), recorded as the book's. Writers wait for each other (`Db::begin_write`), so a second
+//! book made at the same moment sees the first one's puzzles as used and takes others.
+
+use super::db::{Db, Val};
+use super::Library;
+use crate::config::UsageError;
+use anyhow::Result;
+
+/// Which puzzles, by what was used before.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Use {
+    /// Any puzzle, used or not.
+    #[default]
+    Any,
+    /// Only puzzles no book holds.
+    Never,
+    /// Only puzzles no book dated on or after this day (`YYYY-MM-DD`) holds.
+    NotSince(String),
+}
+
+/// A selection of puzzles. Empty lists select anything.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Library kinds (`sudoku`, `sudoku-family`, `kenken`, `kakuro`).
+    pub kinds: Vec<String>,
+    pub shape: Option<String>,
+    pub grades: Vec<String>,
+    pub min_steps: Option<f64>,
+    pub max_steps: Option<f64>,
+    /// Techniques the rating path used.
+    pub uses: Vec<String>,
+    /// Techniques the puzzle needs: used, and of the level of its hardest step (no puzzle of
+    /// lower levels solves it), with that level.
+    pub needs: Vec<(String, i64)>,
+    pub used: Use,
+}
+
+/// One puzzle taken out of the library.
+#[derive(Clone, Debug)]
+pub struct Picked {
+    pub row: i64,
+    pub kind: String,
+    pub shape: String,
+    pub params: String,
+    pub record: String,
+}
+
+/// A book's facts, as recorded.
+#[derive(Clone, Debug, Default)]
+pub struct Book {
+    /// What `library release` names it by (unique in the library).
+    pub name: String,
+    pub title: String,
+    pub isbn: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// The plan (or query) it was made from, as text.
+    pub plan: String,
+}
+
+fn like(name: &str) -> String {
+    format!("% {} %", name.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
+}
+
+impl Filter {
+    /// The WHERE clause over `puzzles p` and its parameters, numbered from `?{first}`.
+    fn clause(&self, first: usize, book: Option<i64>) -> (String, Vec<Val>) {
+        let mut sql = vec!["1 = 1".to_string()];
+        let mut params: Vec<Val> = Vec::new();
+        let next = |v: Val, params: &mut Vec<Val>| {
+            params.push(v);
+            format!("?{}", first + params.len() - 1)
+        };
+        if !self.kinds.is_empty() {
+            let list: Vec<String> = self.kinds.iter().map(|k| next(Val::from(k.as_str()), &mut params)).collect();
+            sql.push(if list.len() == 1 {
+                format!("p.kind = {}", list[0])
+            } else {
+                format!("p.kind IN ({})", list.join(", "))
+            });
+        }
+        if let Some(s) = &self.shape {
+            let p = next(Val::from(s.as_str()), &mut params);
+            sql.push(format!("p.shape = {p}"));
+        }
+        if !self.grades.is_empty() {
+            let list: Vec<String> = self.grades.iter().map(|g| next(Val::from(g.as_str()), &mut params)).collect();
+            sql.push(if list.len() == 1 {
+                format!("p.grade = {}", list[0])
+            } else {
+                format!("p.grade IN ({})", list.join(", "))
+            });
+        }
+        let mut levels: Vec<i64> = self.needs.iter().map(|(_, l)| *l).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        for l in levels {
+            let p = next(Val::Int(l), &mut params);
+            sql.push(format!("p.hardest = {p}"));
+        }
+        if let Some(v) = self.min_steps {
+            let p = next(Val::Real(v), &mut params);
+            sql.push(format!("p.steps >= {p}"));
+        }
+        if let Some(v) = self.max_steps {
+            let p = next(Val::Real(v), &mut params);
+            sql.push(format!("p.steps <= {p}"));
+        }
+        for t in self.uses.iter().chain(self.needs.iter().map(|(t, _)| t)) {
+            let p = next(Val::Text(like(t)), &mut params);
+            sql.push(format!("p.techniques LIKE {p} ESCAPE '\\'"));
+        }
+        match &self.used {
+            Use::Any => {}
+            Use::Never => sql.push("NOT EXISTS (SELECT 1 FROM uses u WHERE u.puzzle = p.id)".into()),
+            Use::NotSince(date) => {
+                let p = next(Val::from(date.as_str()), &mut params);
+                sql.push(format!(
+                    "NOT EXISTS (SELECT 1 FROM uses u JOIN books b ON b.id = u.book WHERE u.puzzle = p.id AND b.date >= \
+                     {p})"
+                ));
+            }
+        }
+        if let Some(b) = book {
+            let p = next(Val::Int(b), &mut params);
+            sql.push(format!("NOT EXISTS (SELECT 1 FROM uses u WHERE u.puzzle = p.id AND u.book = {p})"));
+        }
+        (sql.join(" AND "), params)
+    }
+}
+
+fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<Picked>> {
+    let (clause, mut params) = f.clause(1, book);
+    params.push(Val::Int(n as i64));
+    let sql = format!(
+        "SELECT p.id, p.kind, p.shape, p.params, p.record FROM puzzles p WHERE {clause} ORDER BY p.id LIMIT ?{}",
+        params.len()
+    );
+    Ok(db
+        .rows(&sql, &params)?
+        .into_iter()
+        .map(|r| Picked {
+            row: r[0].int(),
+            kind: r[1].text(),
+            shape: r[2].text(),
+            params: r[3].text(),
+            record: r[4].text(),
+        })
+        .collect())
+}
+
+/// Counts of a selection: per kind, shape and grade.
+pub struct Count {
+    pub kind: String,
+    pub shape: String,
+    pub grade: String,
+    pub puzzles: i64,
+}
+
+impl Library {
+    /// How many puzzles the selection holds, per kind, shape and grade.
+    pub fn count(&mut self, f: &Filter) -> Result<Vec<Count>> {
+        let (clause, params) = f.clause(1, None);
+        let sql = format!(
+            "SELECT p.kind, p.shape, p.grade, count(*) FROM puzzles p WHERE {clause} GROUP BY p.kind, p.shape, p.grade \
+             ORDER BY p.kind, p.shape, p.grade"
+        );
+        Ok(self
+            .rows(&sql, &params)?
+            .into_iter()
+            .map(|r| Count { kind: r[0].text(), shape: r[1].text(), grade: r[2].text(), puzzles: r[3].int() })
+            .collect())
+    }
+
+    /// The first `n` puzzles of the selection (the order they were added), not reserved.
+    pub fn select(&mut self, f: &Filter, n: usize) -> Result<Vec<Picked>> {
+        pick(self.db.as_mut(), f, n, None)
+    }
+
+    /// Record `book`'s puzzles, `sections` (a selection and how many of it), as used by it, in
+    /// one transaction; its puzzles per section. A book of that name already in the library
+    /// with the same plan gives its own puzzles again (a reprint); with another plan it is
+    /// refused. Puzzles a book holds are never taken (with `Use::NotSince`, none held since that
+    /// day), nor twice in one book.
+    pub fn reserve(&mut self, book: &Book, sections: &[(Filter, usize)]) -> Result<Vec<Vec<Picked>>> {
+        let name = self.name().to_string();
+        self.write(|db| {
+            let had = db.rows("SELECT id, plan FROM books WHERE name = ?1", &[Val::from(book.name.as_str())])?;
+            if let Some(row) = had.first() {
+                if row[1].text() != book.plan {
+                    return Err(UsageError(format!(
+                        "library {name} already holds a book \"{}\" made from another plan: `puzzle-factory library \
+                         release \"{}\"` frees its puzzles if it was never printed, or give this book its own title",
+                        book.name, book.name
+                    ))
+                    .into());
+                }
+                let rows = db.rows(
+                    "SELECT u.section, p.id, p.kind, p.shape, p.params, p.record FROM uses u JOIN puzzles p ON p.id = u.puzzle \
+                     WHERE u.book = ?1 ORDER BY u.section, u.number",
+                    &[Val::Int(row[0].int())],
+                )?;
+                let mut out = vec![Vec::new(); sections.len()];
+                for r in rows {
+                    let s = r[0].int() as usize;
+                    if s < out.len() {
+                        out[s].push(Picked {
+                            row: r[1].int(),
+                            kind: r[2].text(),
+                            shape: r[3].text(),
+                            params: r[4].text(),
+                            record: r[5].text(),
+                        });
+                    }
+                }
+                return Ok(out);
+            }
+            let id = db.rows(
+                "INSERT INTO books (name, title, isbn, date, plan, made) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+                &[
+                    Val::from(book.name.as_str()),
+                    Val::from(book.title.as_str()),
+                    Val::from(book.isbn.as_str()),
+                    Val::from(book.date.as_str()),
+                    Val::from(book.plan.as_str()),
+                    Val::Text(super::now()),
+                ],
+            )?[0][0]
+                .int();
+            let mut out = Vec::new();
+            for (k, (f, n)) in sections.iter().enumerate() {
+                let mut f = f.clone();
+                if f.used == Use::Any {
+                    f.used = Use::Never;
+                }
+                let got = pick(db, &f, *n, Some(id))?;
+                if got.len() < *n {
+                    return Err(UsageError(format!(
+                        "section {}: the library holds {} puzzle(s) that match and no book holds, not {n}; nothing was \
+                         recorded",
+                        k + 1,
+                        got.len()
+                    ))
+                    .into());
+                }
+                let rows: Vec<Vec<Val>> = got
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| vec![Val::Int(id), Val::Int(p.row), Val::Int(k as i64), Val::Int(i as i64 + 1)])
+                    .collect();
+                db.exec_many("INSERT INTO uses (book, puzzle, section, number) VALUES (?1, ?2, ?3, ?4)", &rows)?;
+                out.push(got);
+            }
+            Ok(out)
+        })
+    }
+
+    /// Undo a book that was never printed: its puzzles are free again. The puzzles it held.
+    pub fn release(&mut self, name: &str) -> Result<usize> {
+        let lib = self.name().to_string();
+        self.write(|db| {
+            let had = db.rows("SELECT id FROM books WHERE name = ?1", &[Val::from(name)])?;
+            let Some(row) = had.first() else {
+                return Err(UsageError(format!(
+                    "library {lib} holds no book \"{name}\": `puzzle-factory library books` lists them"
+                ))
+                .into());
+            };
+            let id = row[0].int();
+            let n = db.exec("DELETE FROM uses WHERE book = ?1", &[Val::Int(id)])?;
+            db.exec("DELETE FROM books WHERE id = ?1", &[Val::Int(id)])?;
+            Ok(n)
+        })
+    }
+
+    /// Every book: name, title, ISBN, date, puzzles.
+    pub fn books(&mut self) -> Result<Vec<(Book, i64)>> {
+        let rows = self.rows(
+            "SELECT b.name, b.title, b.isbn, b.date, b.plan, (SELECT count(*) FROM uses u WHERE u.book = b.id) FROM \
+             books b ORDER BY b.date, b.id",
+            &[],
+        )?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                (
+                    Book {
+                        name: r[0].text(),
+                        title: r[1].text(),
+                        isbn: r[2].text(),
+                        date: r[3].text(),
+                        plan: r[4].text(),
+                    },
+                    r[5].int(),
+                )
+            })
+            .collect())
+    }
+
+    /// The puzzle ids a book holds, in section and number order.
+    pub fn book_puzzles(&mut self, name: &str) -> Result<Vec<(i64, i64, String)>> {
+        let rows = self.rows(
+            "SELECT u.section, u.number, p.puzzle_id FROM uses u JOIN books b ON b.id = u.book JOIN puzzles p ON p.id = \
+             u.puzzle WHERE b.name = ?1 ORDER BY u.section, u.number",
+            &[Val::from(name)],
+        )?;
+        Ok(rows.into_iter().map(|r| (r[0].int(), r[1].int(), r[2].text())).collect())
+    }
+
+    /// Per kind, shape and grade: puzzles, and how many of them a book holds.
+    pub fn stats(&mut self) -> Result<Vec<(String, String, String, i64, i64)>> {
+        let rows = self.rows(
+            "SELECT p.kind, p.shape, p.grade, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM uses u WHERE u.puzzle = \
+             p.id) THEN 1 ELSE 0 END) FROM puzzles p GROUP BY p.kind, p.shape, p.grade ORDER BY p.kind, p.shape, p.grade",
+            &[],
+        )?;
+        Ok(rows.into_iter().map(|r| (r[0].text(), r[1].text(), r[2].text(), r[3].int(), r[4].int())).collect())
+    }
+
+    /// Every puzzle the library holds, and every use of one by a book.
+    pub fn totals(&mut self) -> Result<(i64, i64, i64)> {
+        let r = self.rows(
+            "SELECT (SELECT count(*) FROM puzzles), (SELECT count(*) FROM uses), (SELECT count(*) FROM books)",
+            &[],
+        )?;
+        Ok((r[0][0].int(), r[0][1].int(), r[0][2].int()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn technique_patterns_escape_like_wildcards() {
+        assert_eq!(like("x_wing"), "% x\\_wing %");
+    }
+}
