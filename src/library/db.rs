@@ -15,6 +15,8 @@ use anyhow::{Context as _, Result};
 use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
+pub use super::postgres::Postgres;
+
 /// One value of a row, in or out.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {

@@ -13,6 +13,7 @@
 
 pub mod db;
 pub mod import;
+mod postgres;
 pub mod schema;
 pub mod select;
 
@@ -31,11 +32,7 @@ impl Library {
     /// is none (a command that only reads never makes one).
     pub fn open(spec: &str, create: bool) -> Result<Library> {
         if db::is_postgres(spec) {
-            return Err(crate::config::UsageError(format!(
-                "--library {}: PostgreSQL libraries need a build with PostgreSQL support",
-                redact(spec)
-            ))
-            .into());
+            return Ok(Library { db: Box::new(db::Postgres::open(spec, create)?) });
         }
         Ok(Library { db: Box::new(db::Sqlite::open(std::path::Path::new(spec), create)?) })
     }
@@ -94,15 +91,28 @@ impl Library {
     }
 }
 
-/// A URL as printed: without its password.
+/// A URL as printed: without its password, in the user part or as a parameter
+/// (`?password=…`).
 pub fn redact(spec: &str) -> String {
-    match (spec.find("://"), spec.rfind('@')) {
+    let shown = match (spec.find("://"), spec.rfind('@')) {
         (Some(s), Some(at)) if at > s => {
             let user = &spec[s + 3..at];
             let user = user.split(':').next().unwrap_or("");
             format!("{}{user}@{}", &spec[..s + 3], &spec[at + 1..])
         }
         _ => spec.to_string(),
+    };
+    match shown.split_once('?') {
+        Some((base, query)) if spec.contains("://") => {
+            let kept: Vec<&str> =
+                query.split('&').filter(|p| !p.to_ascii_lowercase().starts_with("password=")).collect();
+            if kept.is_empty() {
+                base.to_string()
+            } else {
+                format!("{base}?{}", kept.join("&"))
+            }
+        }
+        _ => shown,
     }
 }
 
@@ -154,5 +164,9 @@ mod tests {
         assert_eq!(civil(20_513), (2026, 3, 1));
         assert!(is_date("2026-11-27") && !is_date("2026-13-01") && !is_date("26-11-27"));
         assert_eq!(redact("postgres://pf:secret@db.example/lib"), "postgres://pf@db.example/lib");
+        assert_eq!(redact("postgres://pf:se@c/r?t@db/lib?sslmode=disable"), "postgres://pf@db/lib?sslmode=disable");
+        assert_eq!(redact("postgres://db/lib?user=pf&password=secret"), "postgres://db/lib?user=pf");
+        assert_eq!(redact("postgres://db/lib?Password=secret"), "postgres://db/lib");
+        assert_eq!(redact("output/why?.sqlite"), "output/why?.sqlite");
     }
 }

@@ -314,8 +314,9 @@ impl Library {
     /// Per kind, shape and grade: puzzles, and how many of them a book holds.
     pub fn stats(&mut self) -> Result<Vec<(String, String, String, i64, i64)>> {
         let rows = self.rows(
-            "SELECT p.kind, p.shape, p.grade, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM uses u WHERE u.puzzle = \
-             p.id) THEN 1 ELSE 0 END) FROM puzzles p GROUP BY p.kind, p.shape, p.grade ORDER BY p.kind, p.shape, p.grade",
+            "SELECT p.kind, p.shape, p.grade, count(*), CAST(sum(CASE WHEN EXISTS (SELECT 1 FROM uses u WHERE \
+             u.puzzle = p.id) THEN 1 ELSE 0 END) AS BIGINT) FROM puzzles p GROUP BY p.kind, p.shape, p.grade ORDER BY \
+             p.kind, p.shape, p.grade",
             &[],
         )?;
         Ok(rows.into_iter().map(|r| (r[0].text(), r[1].text(), r[2].text(), r[3].int(), r[4].int())).collect())
