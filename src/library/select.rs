@@ -181,43 +181,57 @@ impl Library {
         pick(self.db.as_mut(), f, n, None)
     }
 
-    /// Record `book`'s puzzles, `sections` (a selection and how many of it), as used by it, in
-    /// one transaction; its puzzles per section. A book of that name already in the library
-    /// with the same plan gives its own puzzles again (a reprint); with another plan it is
+    /// Record `book`'s puzzles as used by it, in one transaction: per section of the book, a
+    /// selection and how many of it (None: a section not from the library). Its puzzles per
+    /// section, and whether the book is new. A book of that name already in the library with
+    /// as many puzzles in each section gives its own puzzles again (a reprint); otherwise it is
     /// refused. Puzzles a book holds are never taken (with `Use::NotSince`, none held since that
-    /// day), nor twice in one book.
-    pub fn reserve(&mut self, book: &Book, sections: &[(Filter, usize)]) -> Result<Vec<Vec<Picked>>> {
+    /// day), nor twice in one book. `keep` false: the same, rolled back (what a build would
+    /// take, for `--check`).
+    pub fn reserve(
+        &mut self,
+        book: &Book,
+        sections: &[Option<(Filter, usize)>],
+        keep: bool,
+    ) -> Result<(Vec<Option<Vec<Picked>>>, bool)> {
         let name = self.name().to_string();
-        self.write(|db| {
-            let had = db.rows("SELECT id, plan FROM books WHERE name = ?1", &[Val::from(book.name.as_str())])?;
+        let go = |db: &mut dyn Db| -> Result<(Vec<Option<Vec<Picked>>>, bool)> {
+            let had = db.rows("SELECT id FROM books WHERE name = ?1", &[Val::from(book.name.as_str())])?;
             if let Some(row) = had.first() {
-                if row[1].text() != book.plan {
-                    return Err(UsageError(format!(
-                        "library {name} already holds a book \"{}\" made from another plan: `puzzle-factory library \
-                         release \"{}\"` frees its puzzles if it was never printed, or give this book its own title",
-                        book.name, book.name
-                    ))
-                    .into());
-                }
                 let rows = db.rows(
-                    "SELECT u.section, p.id, p.kind, p.shape, p.params, p.record FROM uses u JOIN puzzles p ON p.id = u.puzzle \
-                     WHERE u.book = ?1 ORDER BY u.section, u.number",
+                    "SELECT u.section, p.id, p.kind, p.shape, p.params, p.record FROM uses u JOIN puzzles p ON p.id = \
+                     u.puzzle WHERE u.book = ?1 ORDER BY u.section, u.number",
                     &[Val::Int(row[0].int())],
                 )?;
-                let mut out = vec![Vec::new(); sections.len()];
+                let mut out: Vec<Option<Vec<Picked>>> =
+                    sections.iter().map(|s| s.as_ref().map(|_| Vec::new())).collect();
+                let mut fits = true;
                 for r in rows {
-                    let s = r[0].int() as usize;
-                    if s < out.len() {
-                        out[s].push(Picked {
+                    match out.get_mut(r[0].int() as usize).and_then(|s| s.as_mut()) {
+                        Some(list) => list.push(Picked {
                             row: r[1].int(),
                             kind: r[2].text(),
                             shape: r[3].text(),
                             params: r[4].text(),
                             record: r[5].text(),
-                        });
+                        }),
+                        None => fits = false,
                     }
                 }
-                return Ok(out);
+                fits &= sections.iter().zip(&out).all(|(s, o)| match (s, o) {
+                    (Some((_, n)), Some(list)) => list.len() == *n,
+                    _ => true,
+                });
+                if !fits {
+                    return Err(UsageError(format!(
+                        "library {name} already holds a book \"{}\" with other sections or counts: `puzzle-factory \
+                         library release \"{}\"` frees its puzzles if it was never printed, or give this book its own \
+                         title",
+                        book.name, book.name
+                    ))
+                    .into());
+                }
+                return Ok((out, false));
             }
             let id = db.rows(
                 "INSERT INTO books (name, title, isbn, date, plan, made) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
@@ -232,7 +246,11 @@ impl Library {
             )?[0][0]
                 .int();
             let mut out = Vec::new();
-            for (k, (f, n)) in sections.iter().enumerate() {
+            for (k, section) in sections.iter().enumerate() {
+                let Some((f, n)) = section else {
+                    out.push(None);
+                    continue;
+                };
                 let mut f = f.clone();
                 if f.used == Use::Any {
                     f.used = Use::Never;
@@ -240,8 +258,8 @@ impl Library {
                 let got = pick(db, &f, *n, Some(id))?;
                 if got.len() < *n {
                     return Err(UsageError(format!(
-                        "section {}: the library holds {} puzzle(s) that match and no book holds, not {n}; nothing was \
-                         recorded",
+                        "section {}: library {name} holds {} puzzle(s) that match and that no book holds, not {n}; \
+                         nothing was recorded",
                         k + 1,
                         got.len()
                     ))
@@ -253,10 +271,18 @@ impl Library {
                     .map(|(i, p)| vec![Val::Int(id), Val::Int(p.row), Val::Int(k as i64), Val::Int(i as i64 + 1)])
                     .collect();
                 db.exec_many("INSERT INTO uses (book, puzzle, section, number) VALUES (?1, ?2, ?3, ?4)", &rows)?;
-                out.push(got);
+                out.push(Some(got));
             }
-            Ok(out)
-        })
+            Ok((out, true))
+        };
+        if keep {
+            self.write(go)
+        } else {
+            self.db.begin_write()?;
+            let r = go(self.db.as_mut());
+            self.db.rollback()?;
+            r
+        }
     }
 
     /// Undo a book that was never printed: its puzzles are free again. The puzzles it held.
