@@ -62,6 +62,16 @@ pub struct Book {
     pub plan: String,
 }
 
+/// A grade's number in the library (0 easy to 3 expert).
+fn grade_index(name: &str) -> i64 {
+    crate::grade::Grade::from_name(name).map_or(-1, |g| g.index() as i64)
+}
+
+/// A grade's name from its number.
+pub fn grade_name(i: i64) -> String {
+    crate::grade::Grade::ALL.get(i as usize).map_or_else(|| i.to_string(), |g| g.name().to_string())
+}
+
 fn like(name: &str) -> String {
     format!("% {} %", name.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
 }
@@ -75,25 +85,21 @@ impl Filter {
             params.push(v);
             format!("?{}", first + params.len() - 1)
         };
+        let mut boards = Vec::new();
         if !self.kinds.is_empty() {
             let list: Vec<String> = self.kinds.iter().map(|k| next(Val::from(k.as_str()), &mut params)).collect();
-            sql.push(if list.len() == 1 {
-                format!("p.kind = {}", list[0])
-            } else {
-                format!("p.kind IN ({})", list.join(", "))
-            });
+            boards.push(format!("b.kind IN ({})", list.join(", ")));
         }
         if let Some(s) = &self.shape {
             let p = next(Val::from(s.as_str()), &mut params);
-            sql.push(format!("p.shape = {p}"));
+            boards.push(format!("b.shape = {p}"));
+        }
+        if !boards.is_empty() {
+            sql.push(format!("p.board IN (SELECT b.id FROM boards b WHERE {})", boards.join(" AND ")));
         }
         if !self.grades.is_empty() {
-            let list: Vec<String> = self.grades.iter().map(|g| next(Val::from(g.as_str()), &mut params)).collect();
-            sql.push(if list.len() == 1 {
-                format!("p.grade = {}", list[0])
-            } else {
-                format!("p.grade IN ({})", list.join(", "))
-            });
+            let list: Vec<String> = self.grades.iter().map(|g| next(Val::Int(grade_index(g)), &mut params)).collect();
+            sql.push(format!("p.grade IN ({})", list.join(", ")));
         }
         let mut levels: Vec<i64> = self.needs.iter().map(|(_, l)| *l).collect();
         levels.sort_unstable();
@@ -120,8 +126,8 @@ impl Filter {
             Use::NotSince(date) => {
                 let p = next(Val::from(date.as_str()), &mut params);
                 sql.push(format!(
-                    "NOT EXISTS (SELECT 1 FROM uses u JOIN books b ON b.id = u.book WHERE u.puzzle = p.id AND b.date >= \
-                     {p})"
+                    "NOT EXISTS (SELECT 1 FROM uses u JOIN books bk ON bk.id = u.book WHERE u.puzzle = p.id AND bk.date \
+                     >= {p})"
                 ));
             }
         }
@@ -137,7 +143,8 @@ fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<
     let (clause, mut params) = f.clause(1, book);
     params.push(Val::Int(n as i64));
     let sql = format!(
-        "SELECT p.id, p.kind, p.shape, p.params, p.record FROM puzzles p WHERE {clause} ORDER BY p.id LIMIT ?{}",
+        "SELECT p.id, b.kind, b.shape, r.params, p.record FROM puzzles p JOIN boards b ON b.id = p.board JOIN runs r ON \
+         r.id = p.run WHERE {clause} ORDER BY p.id LIMIT ?{}",
         params.len()
     );
     Ok(db
@@ -166,13 +173,18 @@ impl Library {
     pub fn count(&mut self, f: &Filter) -> Result<Vec<Count>> {
         let (clause, params) = f.clause(1, None);
         let sql = format!(
-            "SELECT p.kind, p.shape, p.grade, count(*) FROM puzzles p WHERE {clause} GROUP BY p.kind, p.shape, p.grade \
-             ORDER BY p.kind, p.shape, p.grade"
+            "SELECT b.kind, b.shape, p.grade, count(*) FROM puzzles p JOIN boards b ON b.id = p.board WHERE {clause} \
+             GROUP BY b.kind, b.shape, p.grade ORDER BY b.kind, b.shape, p.grade"
         );
         Ok(self
             .rows(&sql, &params)?
             .into_iter()
-            .map(|r| Count { kind: r[0].text(), shape: r[1].text(), grade: r[2].text(), puzzles: r[3].int() })
+            .map(|r| Count {
+                kind: r[0].text(),
+                shape: r[1].text(),
+                grade: grade_name(r[2].int()),
+                puzzles: r[3].int(),
+            })
             .collect())
     }
 
@@ -199,8 +211,9 @@ impl Library {
             let had = db.rows("SELECT id FROM books WHERE name = ?1", &[Val::from(book.name.as_str())])?;
             if let Some(row) = had.first() {
                 let rows = db.rows(
-                    "SELECT u.section, p.id, p.kind, p.shape, p.params, p.record FROM uses u JOIN puzzles p ON p.id = \
-                     u.puzzle WHERE u.book = ?1 ORDER BY u.section, u.number",
+                    "SELECT u.section, p.id, b.kind, b.shape, r.params, p.record FROM uses u JOIN puzzles p ON p.id = \
+                     u.puzzle JOIN boards b ON b.id = p.board JOIN runs r ON r.id = p.run WHERE u.book = ?1 ORDER BY \
+                     u.section, u.number",
                     &[Val::Int(row[0].int())],
                 )?;
                 let mut out: Vec<Option<Vec<Picked>>> =
@@ -330,21 +343,25 @@ impl Library {
     /// The puzzle ids a book holds, in section and number order.
     pub fn book_puzzles(&mut self, name: &str) -> Result<Vec<(i64, i64, String)>> {
         let rows = self.rows(
-            "SELECT u.section, u.number, p.puzzle_id FROM uses u JOIN books b ON b.id = u.book JOIN puzzles p ON p.id = \
-             u.puzzle WHERE b.name = ?1 ORDER BY u.section, u.number",
+            "SELECT u.section, u.number, r.run, p.idx FROM uses u JOIN books bk ON bk.id = u.book JOIN puzzles p ON p.id \
+             = u.puzzle JOIN runs r ON r.id = p.run WHERE bk.name = ?1 ORDER BY u.section, u.number",
             &[Val::from(name)],
         )?;
-        Ok(rows.into_iter().map(|r| (r[0].int(), r[1].int(), r[2].text())).collect())
+        Ok(rows.into_iter().map(|r| (r[0].int(), r[1].int(), format!("{}-{}", r[2].text(), r[3].int()))).collect())
     }
 
     /// Per kind, shape and grade: puzzles, and how many of them a book holds.
     pub fn stats(&mut self) -> Result<Vec<(String, String, String, i64, i64)>> {
         let rows = self.rows(
-            "SELECT p.kind, p.shape, p.grade, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM uses u WHERE u.puzzle = \
-             p.id) THEN 1 ELSE 0 END) FROM puzzles p GROUP BY p.kind, p.shape, p.grade ORDER BY p.kind, p.shape, p.grade",
+            "SELECT b.kind, b.shape, p.grade, count(*), sum(CASE WHEN EXISTS (SELECT 1 FROM uses u WHERE u.puzzle = \
+             p.id) THEN 1 ELSE 0 END) FROM puzzles p JOIN boards b ON b.id = p.board GROUP BY b.kind, b.shape, p.grade \
+             ORDER BY b.kind, b.shape, p.grade",
             &[],
         )?;
-        Ok(rows.into_iter().map(|r| (r[0].text(), r[1].text(), r[2].text(), r[3].int(), r[4].int())).collect())
+        Ok(rows
+            .into_iter()
+            .map(|r| (r[0].text(), r[1].text(), grade_name(r[2].int()), r[3].int(), r[4].int()))
+            .collect())
     }
 
     /// Every puzzle the library holds, and every use of one by a book.
