@@ -306,6 +306,10 @@ pub enum Command {
         /// Where a plan's section folders are looked up (default: the plan's own folder).
         #[arg(long, value_name = "DIR", requires = "plan")]
         runs: Option<PathBuf>,
+        /// The library a plan's `query` sections draw from: building the book records their
+        /// puzzles as its own, so no other book takes them (`library release` undoes it).
+        #[arg(long, value_name = "FILE|URL", requires = "plan", default_value = crate::library::DEFAULT)]
+        library: String,
         /// FILE.pdf for a PDF book; DIR/ (ending in /, or an existing folder) for SVG files.
         /// With answers = "separate", the answer booklet goes beside it as FILE-answers.pdf.
         #[arg(long, value_name = "FILE.pdf|DIR/", required_unless_present_any = ["cover", "check"])]
@@ -662,6 +666,8 @@ pub struct Selection {
     pub unused_since: Option<String>,
 }
 
+// Parsed once per process: boxing the large variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum LibraryAction {
     /// Add finished book folders (generate's, merge's) to the library, all in one transaction.

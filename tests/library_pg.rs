@@ -39,7 +39,9 @@ impl TestDb {
         };
         let name = format!("pf_test_{}_{test}", std::process::id());
         let mut c = Client::connect(&admin, NoTls).unwrap_or_else(|e| panic!("PUZZLE_FACTORY_TEST_POSTGRES: {e:?}"));
-        c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}")).unwrap();
+        // Two statements: several in one string are one transaction, which these refuse.
+        c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).unwrap();
+        c.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
         let url = with_database(&admin, &name);
         Some(TestDb { admin, name, url })
     }

@@ -19,6 +19,7 @@ mod fuzz;
 mod golden;
 mod kakuro;
 mod kenken;
+mod library;
 mod library_pg;
 mod paths;
 mod sudoku_solver;

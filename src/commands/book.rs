@@ -160,29 +160,35 @@ pub(super) fn read_records(dir: &Path) -> Result<Vec<Record>> {
     let path = dir.join("puzzles.jsonl");
     let f = std::fs::File::open(&path).map_err(|e| UsageError(format!("--in {}: {e}", path.display())))?;
     let mut out = Vec::new();
+    let shown = path.display().to_string();
     for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
         let line = line.with_context(|| format!("{}: line {}", path.display(), i + 1))?;
         let line = if i == 0 { super::lines::without_bom(&line) } else { line.as_str() };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |what: &str| UsageError(format!("{}: line {}: {what}", path.display(), i + 1));
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
-        let grade = v["grade"].as_str().and_then(Grade::from_name);
-        let puzzle = match &v["puzzle"] {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Null => return Err(bad("no puzzle").into()),
-            other => other.to_string(),
-        };
-        out.push(Record {
-            line: i + 1,
-            id: v["id"].as_str().ok_or_else(|| bad("no id"))?.to_string(),
-            grade: grade.ok_or_else(|| bad("no grade"))?,
-            puzzle,
-            solution: v["solution"].clone(),
-        });
+        out.extend(parse_record(line, i + 1, &shown)?);
     }
     Ok(out)
+}
+
+/// One record line (`puzzles.jsonl`'s, or the library's), line `n` of `source`; None when blank.
+pub(super) fn parse_record(line: &str, n: usize, source: &str) -> Result<Option<Record>, UsageError> {
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    let bad = |what: &str| UsageError(format!("{source}: line {n}: {what}"));
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+    let grade = v["grade"].as_str().and_then(Grade::from_name);
+    let puzzle = match &v["puzzle"] {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => return Err(bad("no puzzle")),
+        other => other.to_string(),
+    };
+    Ok(Some(Record {
+        line: n,
+        id: v["id"].as_str().ok_or_else(|| bad("no id"))?.to_string(),
+        grade: grade.ok_or_else(|| bad("no grade"))?,
+        puzzle,
+        solution: v["solution"].clone(),
+    }))
 }
 
 pub(super) fn bar(len: u64, quiet: bool, what: &str) -> ProgressBar {

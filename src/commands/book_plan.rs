@@ -12,6 +12,8 @@ use super::book::{self, Record};
 use crate::config::UsageError;
 use crate::grade::Grade;
 use crate::kinds::{Kind, KindId, KindVisitor};
+use crate::library::select::{Book, Filter, Picked};
+use crate::library::Library;
 use crate::print::kdp::{self, Paper, Problem, Trim};
 use crate::print::layout::{self, Answers, Item, Matter, Options, Section, Style};
 use crate::print::strings::{HowTo, Strings};
@@ -32,6 +34,8 @@ pub struct Args {
     pub cover: Option<PathBuf>,
     pub check: bool,
     pub quiet: bool,
+    /// The library that `query` sections draw from.
+    pub library: String,
 }
 
 /// A book plan, as its TOML file holds it.
@@ -66,6 +70,9 @@ struct Meta {
     #[serde(default)]
     isbn: String,
     year: Option<u32>,
+    /// The book's date (YYYY-MM-DD) as the library records it (default: today); a library
+    /// section's `unused_since` compares with it.
+    date: Option<String>,
     /// Default: the strings table's "edition".
     edition: Option<String>,
     /// The rights paragraph of the copyright page; default: the strings table's.
@@ -158,7 +165,11 @@ enum Order {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SectionSpec {
-    folder: PathBuf,
+    /// A book folder (`generate`'s, `merge`'s, `library query --out`'s)…
+    folder: Option<PathBuf>,
+    /// …or a selection from the library (`book --plan --library`): the puzzles are recorded
+    /// as this book's when it is built.
+    query: Option<QuerySpec>,
     /// Grades to take, in this order (default: all four, easy to expert).
     #[serde(default)]
     grades: Vec<String>,
@@ -178,6 +189,27 @@ struct SectionSpec {
     how_to_play: bool,
     #[serde(default)]
     divider: bool,
+}
+
+/// A library section's selection; the section's `grades` and `count` complete it.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct QuerySpec {
+    #[serde(default = "default_kind")]
+    kind: String,
+    shape: Option<String>,
+    min_steps: Option<f64>,
+    max_steps: Option<f64>,
+    #[serde(default)]
+    uses: Vec<String>,
+    #[serde(default)]
+    needs: Vec<String>,
+    /// Puzzles no book dated on or after this day holds (default: no book holds them).
+    unused_since: Option<String>,
+}
+
+fn default_kind() -> String {
+    "sudoku".into()
 }
 
 #[derive(Deserialize)]
@@ -260,7 +292,22 @@ fn load(path: &Path) -> Result<Loaded, UsageError> {
     if plan.sections.is_empty() {
         return Err(bad("section", "the plan has no [[section]]: a book needs at least one".into()));
     }
+    if let Some(d) = plan.book.date.as_ref().filter(|d| !crate::library::is_date(d)) {
+        return Err(bad("book.date", format!("\"{d}\": a date is YYYY-MM-DD")));
+    }
     for (k, s) in plan.sections.iter().enumerate() {
+        match (&s.folder, &s.query) {
+            (Some(_), Some(_)) | (None, None) => {
+                return Err(bad(
+                    &format!("section {}", k + 1),
+                    "give a folder or a query (a selection from the library), one of the two".into(),
+                ))
+            }
+            (None, Some(_)) if s.count.is_none() => {
+                return Err(bad(&format!("section {} count", k + 1), "a query section says how many puzzles".into()))
+            }
+            _ => {}
+        }
         if ![1, 2, 4, 6].contains(&s.per_page) {
             return Err(bad(
                 &format!("section {} per_page", k + 1),
@@ -408,10 +455,13 @@ fn draw_all<K: Kind>(records: &[&Record], line_weight: f64) -> Result<Vec<(Strin
 }
 
 /// A section's folder read, its puzzles chosen as the plan says and drawn.
-fn section(l: &Loaded, runs: &Path, k: usize) -> Result<Drawn> {
+fn section(l: &Loaded, runs: &Path, k: usize, picked: Option<&[Picked]>) -> Result<Drawn> {
     let spec = &l.plan.sections[k];
     let key = format!("{}: section {}", l.name, k + 1);
-    let folder = runs.join(&spec.folder);
+    if let Some(picked) = picked {
+        return library_section(l, k, &key, picked);
+    }
+    let folder = runs.join(spec.folder.as_ref().expect("a folder section"));
     if !folder.is_dir() {
         return Err(UsageError(format!("{key}: folder = \"{}\": no such folder", folder.display())).into());
     }
@@ -458,6 +508,31 @@ fn section(l: &Loaded, runs: &Path, k: usize) -> Result<Drawn> {
         }
         None => {}
     }
+    drawn(l, kind, &manifest, &chosen).with_context(|| format!("{key}: {}", folder.display()))
+}
+
+/// A library section: its puzzles as reserved (or, for `--check`, as they would be).
+fn library_section(l: &Loaded, k: usize, key: &str, picked: &[Picked]) -> Result<Drawn> {
+    let spec = &l.plan.sections[k];
+    let (kind, params) = super::library::one_board(picked).map_err(|e| UsageError(format!("{key}: {}", e.0)))?;
+    let manifest = serde_json::json!({ "kind": kind.key(), "parameters": params });
+    let records: Vec<Record> = picked
+        .iter()
+        .enumerate()
+        .map(|(i, p)| book::parse_record(&p.record, i + 1, "the library's record"))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut chosen: Vec<&Record> = records.iter().collect();
+    if let Order::Shuffle = spec.order {
+        chosen.shuffle(&mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(spec.seed));
+    }
+    drawn(l, kind, &manifest, &chosen).with_context(|| format!("{key}: the library's puzzles"))
+}
+
+/// Chosen records drawn, with the section's how-to-play keys and name.
+fn drawn(l: &Loaded, kind: KindId, manifest: &serde_json::Value, chosen: &[&Record]) -> Result<Drawn> {
     struct Go<'a>(&'a [&'a Record], f64);
     impl KindVisitor for Go<'_> {
         type Output = Result<Vec<(String, print::Drawing, print::Drawing)>>;
@@ -465,9 +540,8 @@ fn section(l: &Loaded, runs: &Path, k: usize) -> Result<Drawn> {
             draw_all::<K>(self.0, self.1)
         }
     }
-    let items =
-        kind.visit(Go(&chosen, l.plan.style.line_weight)).with_context(|| format!("{key}: {}", folder.display()))?;
-    let (how_to, kind_key) = how_to_keys(kind, &manifest);
+    let items = kind.visit(Go(chosen, l.plan.style.line_weight))?;
+    let (how_to, kind_key) = how_to_keys(kind, manifest);
     let n = how_to.first().and_then(|(_, args)| args.iter().find(|(k, _)| k == "n")).map(|(_, v)| v.clone());
     let size = match (kind.key(), n) {
         ("kenken", Some(n)) => format!(" {n}\u{d7}{n}"),
@@ -531,7 +605,72 @@ pub fn build(a: Args) -> Result<ExitCode> {
             .into());
         }
     }
-    let built = make(&l, &a)?;
+    // Only a build that writes the book records its library puzzles as used; `--check` and a
+    // cover alone see what it would take.
+    let keep = a.out.is_some() && !a.check;
+    let (picked, reserved) = library_picks(&l, &a, keep)?;
+    let r = finish_build(&l, &a, &picked);
+    // A book that was not written gives back the puzzles this build recorded for it.
+    if let Some((mut lib, name)) = reserved {
+        if !matches!(r, Ok(ExitCode::SUCCESS)) || r.is_err() {
+            lib.release(&name)?;
+        } else if !a.quiet {
+            eprintln!("recorded in {} as book \"{name}\"", lib.name());
+        }
+    }
+    r
+}
+
+/// Each section's puzzles from the library (None for a folder section), and when the build
+/// recorded a new book in it, the library and the book's name.
+type Picks = (Vec<Option<Vec<Picked>>>, Option<(Library, String)>);
+
+fn library_picks(l: &Loaded, a: &Args, keep: bool) -> Result<Picks> {
+    let mut sections = Vec::new();
+    for (k, spec) in l.plan.sections.iter().enumerate() {
+        let Some(q) = &spec.query else {
+            sections.push(None);
+            continue;
+        };
+        let key = format!("{}: section {} query", l.name, k + 1);
+        let kind =
+            KindId::ALL.iter().copied().find(|id| id.key() == q.kind && *id != KindId::SudokuFamily).ok_or_else(
+                || UsageError(format!("{key}: kind \"{}\": the kinds are sudoku, kenken, kakuro", q.kind)),
+            )?;
+        let sel = crate::cli::Selection {
+            shape: q.shape.clone(),
+            grades: spec.grades.clone(),
+            min_steps: q.min_steps,
+            max_steps: q.max_steps,
+            uses: q.uses.clone(),
+            needs: q.needs.clone(),
+            unused: q.unused_since.is_none(),
+            unused_since: q.unused_since.clone(),
+        };
+        let filter: Filter = super::library::filter(kind, &sel).map_err(|e| UsageError(format!("{key}: {}", e.0)))?;
+        sections.push(Some((filter, spec.count.expect("checked: a query section has a count"))));
+    }
+    if sections.iter().all(Option::is_none) {
+        return Ok((sections.iter().map(|_| None).collect(), None));
+    }
+    let mut lib = Library::open(&a.library, false)?;
+    let m = &l.plan.book;
+    let book = Book {
+        name: m.title.clone(),
+        title: m.title.clone(),
+        isbn: m.isbn.clone(),
+        date: m.date.clone().unwrap_or_else(crate::library::today),
+        plan: std::fs::read_to_string(&a.plan).unwrap_or_default(),
+    };
+    let (picked, fresh) = lib.reserve(&book, &sections, keep).map_err(|e| match e.downcast::<UsageError>() {
+        Ok(u) => UsageError(format!("{}: {}", l.name, u.0)).into(),
+        Err(e) => e,
+    })?;
+    Ok((picked, (keep && fresh).then_some((lib, book.name))))
+}
+
+fn finish_build(l: &Loaded, a: &Args, picked: &[Option<Vec<Picked>>]) -> Result<ExitCode> {
+    let built = make(l, a, picked)?;
     let kdp = l.plan.book.rules == "kdp";
     for p in &built.problems {
         eprintln!("{}: {p}", if kdp { "problem" } else { "note" });
@@ -580,7 +719,8 @@ pub fn build(a: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn make(l: &Loaded, a: &Args) -> Result<Built> {
+/// Build the book; `picked`: each library section's puzzles (None for a folder section).
+fn make(l: &Loaded, a: &Args, picked: &[Option<Vec<Picked>>]) -> Result<Built> {
     let m = &l.plan.book;
     let (strings, fallback) = Strings::load(&m.language, m.strings.as_ref().map(|p| l.dir.join(p)).as_deref())
         .map_err(|e| UsageError(format!("{}: book.strings: {e:#}", l.name)))?;
@@ -614,7 +754,9 @@ fn make(l: &Loaded, a: &Args) -> Result<Built> {
     };
     let family = font.as_ref().map_or(print::FONT_FAMILY.to_string(), |f| f.1.clone());
     let runs = a.runs.clone().unwrap_or_else(|| l.dir.clone());
-    let drawn: Vec<Drawn> = (0..l.plan.sections.len()).map(|k| section(l, &runs, k)).collect::<Result<_>>()?;
+    let drawn: Vec<Drawn> = (0..l.plan.sections.len())
+        .map(|k| section(l, &runs, k, picked.get(k).and_then(|p| p.as_deref())))
+        .collect::<Result<_>>()?;
     // No puzzle twice in one book.
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (k, d) in drawn.iter().enumerate() {

@@ -60,8 +60,8 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
                         date,
                         plan: format!("library query: {}", describe(&filter, n)),
                     };
-                    let mut got = lib.reserve(&book, &[(filter.clone(), n)])?;
-                    Some(got.remove(0))
+                    let (mut got, _) = lib.reserve(&book, &[Some((filter.clone(), n))], true)?;
+                    got.remove(0)
                 }
                 (None, Some(n)) if out.is_some() || format != QueryFormat::Counts => Some(lib.select(&filter, n)?),
                 _ => None,

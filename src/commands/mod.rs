@@ -40,6 +40,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         input,
         plan,
         runs,
+        library,
         out,
         cover,
         check,
@@ -55,7 +56,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     } = cli.command
     {
         if let Some(plan) = plan {
-            return book_plan::build(book_plan::Args { plan, runs, out, cover, check, quiet: cli.quiet });
+            return book_plan::build(book_plan::Args { plan, runs, out, cover, check, quiet: cli.quiet, library });
         }
         for (flag, given) in [("--check", check), ("--cover", cover.is_some()), ("--runs", runs.is_some())] {
             if given {

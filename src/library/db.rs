@@ -199,6 +199,10 @@ impl Sqlite {
         db.conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| anyhow::anyhow!("library {}: {e}", db.name))?;
         db.conn.pragma_update(None, "synchronous", "FULL")?;
         db.conn.pragma_update(None, "foreign_keys", "ON")?;
+        // A page cache of up to 256 MB (taken as used): an import's index pages stay in memory
+        // instead of spilling to the log mid-transaction and being read back (a third of an
+        // import's time with the default 2 MB).
+        db.conn.pragma_update(None, "cache_size", -262_144)?;
         schema::migrate(&mut db)?;
         Ok(db)
     }

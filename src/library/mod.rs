@@ -63,12 +63,12 @@ impl Library {
 
     /// The canonical keys the library holds for a kind and shape (for `generate --library`:
     /// they count as duplicates).
-    pub fn keys(&mut self, kind: &str, shape: &str) -> Result<Vec<String>> {
+    pub fn keys(&mut self, kind: &str, shape: &str) -> Result<Vec<u128>> {
         let rows = self.db.rows(
-            "SELECT canonical FROM puzzles WHERE kind = ?1 AND shape = ?2",
+            "SELECT p.key_hi, p.key_lo FROM puzzles p JOIN boards b ON b.id = p.board WHERE b.kind = ?1 AND b.shape = ?2",
             &[Val::from(kind), Val::from(shape)],
         )?;
-        Ok(rows.into_iter().map(|r| r[0].text()).collect())
+        Ok(rows.into_iter().map(|r| (u128::from(r[0].int() as u64) << 64) | u128::from(r[1].int() as u64)).collect())
     }
 
     /// `PRAGMA integrity_check` of an SQLite library ("ok" when sound); PostgreSQL checks its own.
@@ -79,6 +79,18 @@ impl Library {
                 Ok(rows.iter().map(|r| r[0].text()).collect::<Vec<_>>().join("; "))
             }
             schema::Dialect::Postgres => Ok("ok".into()),
+        }
+    }
+
+    /// For a bulk import that can be done again (a run's book at its commit): SQLite does not
+    /// wait for the disk at each commit (`synchronous = NORMAL`: after a power loss the library
+    /// may lack the last import, never be damaged; a kill loses nothing); PostgreSQL likewise
+    /// for this connection (`synchronous_commit = off`: a server crash may lose the last
+    /// commits, never damage the database).
+    pub fn bulk(&mut self) -> Result<()> {
+        match self.db.dialect() {
+            schema::Dialect::Sqlite => self.db.batch("PRAGMA synchronous = NORMAL"),
+            schema::Dialect::Postgres => self.db.batch("SET synchronous_commit = off"),
         }
     }
 

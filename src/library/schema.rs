@@ -2,14 +2,18 @@
 //!
 //! - `meta`: `application` (always `puzzle-factory library`, so that another program's
 //!   database is never taken for a library) and `schema` (the version).
-//! - `puzzles`: one row per puzzle. `kind` is the book's kind (`sudoku`, `sudoku-family`,
+//! - `boards`: a kind and board: `kind` is the book's kind (`sudoku`, `sudoku-family`,
 //!   `kenken`, `kakuro`), `shape` the board as puzzle ids name it (`9`, `9k`, `16`, `6`,
-//!   `8x10`: size, variant and box), `params` the run's parameters (JSON). The canonical key
-//!   is unique per kind and shape: a puzzle and its symmetric copies are one puzzle. `record`
-//!   is the book's JSON line as the book holds it; grade, steps, hardest level and the
-//!   techniques used (` name name `, space-separated, with a space at each end) are copied out
-//!   of it to be selected on; `run` is the id without its index, with the master `seed` (text:
-//!   seeds are 64-bit unsigned) and `idx`.
+//!   `8x10`: size, variant and box).
+//! - `runs`: a run's id prefix and seed (`run`: the puzzle ids without their index), its
+//!   board, its parameters (the manifest's, JSON), master seed (text: seeds are 64-bit
+//!   unsigned) and when it was added.
+//! - `puzzles`: one row per puzzle, kept small, since a library holds millions: its board; its
+//!   canonical key (128 bits, as two signed 64-bit halves `key_hi`, `key_lo`), unique per
+//!   board, so that a puzzle and its symmetric copies are one puzzle; its run and index; grade
+//!   (0 easy to 3 expert), steps, hardest level and the techniques its path used (` name name `,
+//!   space-separated, a space at each end) to select on; and `record`, the book's JSON line as
+//!   the book holds it.
 //! - `books`: one row per book drawn from the library (title, ISBN, date, the plan's text).
 //! - `uses`: which puzzles a book holds, in which section and under which number.
 //!
@@ -30,29 +34,38 @@ pub enum Dialect {
 
 /// The DDL of each version, written with `{id}` (the row id column), `{int}` (a 64-bit
 /// integer) and `{real}` (a double), which each dialect spells its own way. PostgreSQL's
-/// `TEXT` columns are `COLLATE "C"`: text compares byte by byte as in SQLite (the same order
-/// from both), and its indexes are cheaper to fill than under a language's collation.
+/// `TEXT` columns are `COLLATE "C"`: text compares byte by byte as in SQLite, so both give the
+/// same order whatever the database's locale (and text indexes skip the locale's rules).
 const MIGRATIONS: &[&str] = &["
-CREATE TABLE puzzles (
+CREATE TABLE boards (
     id {id},
     kind TEXT NOT NULL,
     shape TEXT NOT NULL,
+    UNIQUE (kind, shape)
+);
+CREATE TABLE runs (
+    id {id},
+    run TEXT NOT NULL UNIQUE,
+    board {int} NOT NULL REFERENCES boards (id),
     params TEXT NOT NULL,
-    canonical TEXT NOT NULL,
-    puzzle_id TEXT NOT NULL,
-    grade TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    added TEXT NOT NULL
+);
+CREATE TABLE puzzles (
+    id {id},
+    board {int} NOT NULL REFERENCES boards (id),
+    key_hi {int} NOT NULL,
+    key_lo {int} NOT NULL,
+    run {int} NOT NULL REFERENCES runs (id),
+    idx {int} NOT NULL,
+    grade {int} NOT NULL,
     steps {real} NOT NULL,
     hardest {int} NOT NULL,
     techniques TEXT NOT NULL,
     record TEXT NOT NULL,
-    run TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    idx {int} NOT NULL,
-    added TEXT NOT NULL,
-    UNIQUE (kind, shape, canonical)
+    UNIQUE (board, key_hi, key_lo)
 );
-CREATE INDEX puzzles_pick ON puzzles (kind, shape, grade, hardest, id);
-CREATE INDEX puzzles_puzzle_id ON puzzles (puzzle_id);
+CREATE INDEX puzzles_pick ON puzzles (board, grade, hardest, id);
 CREATE TABLE books (
     id {id},
     name TEXT NOT NULL UNIQUE,

@@ -62,6 +62,16 @@ pub struct Book {
     pub plan: String,
 }
 
+/// A grade's number in the library (0 easy to 3 expert).
+fn grade_index(name: &str) -> i64 {
+    crate::grade::Grade::from_name(name).map_or(-1, |g| g.index() as i64)
+}
+
+/// A grade's name from its number.
+pub fn grade_name(i: i64) -> String {
+    crate::grade::Grade::ALL.get(i as usize).map_or_else(|| i.to_string(), |g| g.name().to_string())
+}
+
 fn like(name: &str) -> String {
     format!("% {} %", name.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
 }
@@ -75,25 +85,21 @@ impl Filter {
             params.push(v);
             format!("?{}", first + params.len() - 1)
         };
+        let mut boards = Vec::new();
         if !self.kinds.is_empty() {
             let list: Vec<String> = self.kinds.iter().map(|k| next(Val::from(k.as_str()), &mut params)).collect();
-            sql.push(if list.len() == 1 {
-                format!("p.kind = {}", list[0])
-            } else {
-                format!("p.kind IN ({})", list.join(", "))
-            });
+            boards.push(format!("b.kind IN ({})", list.join(", ")));
         }
         if let Some(s) = &self.shape {
             let p = next(Val::from(s.as_str()), &mut params);
-            sql.push(format!("p.shape = {p}"));
+            boards.push(format!("b.shape = {p}"));
+        }
+        if !boards.is_empty() {
+            sql.push(format!("p.board IN (SELECT b.id FROM boards b WHERE {})", boards.join(" AND ")));
         }
         if !self.grades.is_empty() {
-            let list: Vec<String> = self.grades.iter().map(|g| next(Val::from(g.as_str()), &mut params)).collect();
-            sql.push(if list.len() == 1 {
-                format!("p.grade = {}", list[0])
-            } else {
-                format!("p.grade IN ({})", list.join(", "))
-            });
+            let list: Vec<String> = self.grades.iter().map(|g| next(Val::Int(grade_index(g)), &mut params)).collect();
+            sql.push(format!("p.grade IN ({})", list.join(", ")));
         }
         let mut levels: Vec<i64> = self.needs.iter().map(|(_, l)| *l).collect();
         levels.sort_unstable();
@@ -120,8 +126,8 @@ impl Filter {
             Use::NotSince(date) => {
                 let p = next(Val::from(date.as_str()), &mut params);
                 sql.push(format!(
-                    "NOT EXISTS (SELECT 1 FROM uses u JOIN books b ON b.id = u.book WHERE u.puzzle = p.id AND b.date >= \
-                     {p})"
+                    "NOT EXISTS (SELECT 1 FROM uses u JOIN books bk ON bk.id = u.book WHERE u.puzzle = p.id AND bk.date \
+                     >= {p})"
                 ));
             }
         }
@@ -137,7 +143,8 @@ fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<
     let (clause, mut params) = f.clause(1, book);
     params.push(Val::Int(n as i64));
     let sql = format!(
-        "SELECT p.id, p.kind, p.shape, p.params, p.record FROM puzzles p WHERE {clause} ORDER BY p.id LIMIT ?{}",
+        "SELECT p.id, b.kind, b.shape, r.params, p.record FROM puzzles p JOIN boards b ON b.id = p.board JOIN runs r ON \
+         r.id = p.run WHERE {clause} ORDER BY p.id LIMIT ?{}",
         params.len()
     );
     Ok(db
@@ -153,6 +160,9 @@ fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<
         .collect())
 }
 
+/// A line of `Library::stats`: kind, shape, grade, puzzles, how many of them a book holds.
+pub type Stat = (String, String, String, i64, i64);
+
 /// Counts of a selection: per kind, shape and grade.
 pub struct Count {
     pub kind: String,
@@ -166,13 +176,18 @@ impl Library {
     pub fn count(&mut self, f: &Filter) -> Result<Vec<Count>> {
         let (clause, params) = f.clause(1, None);
         let sql = format!(
-            "SELECT p.kind, p.shape, p.grade, count(*) FROM puzzles p WHERE {clause} GROUP BY p.kind, p.shape, p.grade \
-             ORDER BY p.kind, p.shape, p.grade"
+            "SELECT b.kind, b.shape, p.grade, count(*) FROM puzzles p JOIN boards b ON b.id = p.board WHERE {clause} \
+             GROUP BY b.kind, b.shape, p.grade ORDER BY b.kind, b.shape, p.grade"
         );
         Ok(self
             .rows(&sql, &params)?
             .into_iter()
-            .map(|r| Count { kind: r[0].text(), shape: r[1].text(), grade: r[2].text(), puzzles: r[3].int() })
+            .map(|r| Count {
+                kind: r[0].text(),
+                shape: r[1].text(),
+                grade: grade_name(r[2].int()),
+                puzzles: r[3].int(),
+            })
             .collect())
     }
 
@@ -181,43 +196,58 @@ impl Library {
         pick(self.db.as_mut(), f, n, None)
     }
 
-    /// Record `book`'s puzzles, `sections` (a selection and how many of it), as used by it, in
-    /// one transaction; its puzzles per section. A book of that name already in the library
-    /// with the same plan gives its own puzzles again (a reprint); with another plan it is
+    /// Record `book`'s puzzles as used by it, in one transaction: per section of the book, a
+    /// selection and how many of it (None: a section not from the library). Its puzzles per
+    /// section, and whether the book is new. A book of that name already in the library with
+    /// as many puzzles in each section gives its own puzzles again (a reprint); otherwise it is
     /// refused. Puzzles a book holds are never taken (with `Use::NotSince`, none held since that
-    /// day), nor twice in one book.
-    pub fn reserve(&mut self, book: &Book, sections: &[(Filter, usize)]) -> Result<Vec<Vec<Picked>>> {
+    /// day), nor twice in one book. `keep` false: the same, rolled back (what a build would
+    /// take, for `--check`).
+    pub fn reserve(
+        &mut self,
+        book: &Book,
+        sections: &[Option<(Filter, usize)>],
+        keep: bool,
+    ) -> Result<(Vec<Option<Vec<Picked>>>, bool)> {
         let name = self.name().to_string();
-        self.write(|db| {
-            let had = db.rows("SELECT id, plan FROM books WHERE name = ?1", &[Val::from(book.name.as_str())])?;
+        let go = |db: &mut dyn Db| -> Result<(Vec<Option<Vec<Picked>>>, bool)> {
+            let had = db.rows("SELECT id FROM books WHERE name = ?1", &[Val::from(book.name.as_str())])?;
             if let Some(row) = had.first() {
-                if row[1].text() != book.plan {
-                    return Err(UsageError(format!(
-                        "library {name} already holds a book \"{}\" made from another plan: `puzzle-factory library \
-                         release \"{}\"` frees its puzzles if it was never printed, or give this book its own title",
-                        book.name, book.name
-                    ))
-                    .into());
-                }
                 let rows = db.rows(
-                    "SELECT u.section, p.id, p.kind, p.shape, p.params, p.record FROM uses u JOIN puzzles p ON p.id = u.puzzle \
-                     WHERE u.book = ?1 ORDER BY u.section, u.number",
+                    "SELECT u.section, p.id, b.kind, b.shape, r.params, p.record FROM uses u JOIN puzzles p ON p.id = \
+                     u.puzzle JOIN boards b ON b.id = p.board JOIN runs r ON r.id = p.run WHERE u.book = ?1 ORDER BY \
+                     u.section, u.number",
                     &[Val::Int(row[0].int())],
                 )?;
-                let mut out = vec![Vec::new(); sections.len()];
+                let mut out: Vec<Option<Vec<Picked>>> =
+                    sections.iter().map(|s| s.as_ref().map(|_| Vec::new())).collect();
+                let mut fits = true;
                 for r in rows {
-                    let s = r[0].int() as usize;
-                    if s < out.len() {
-                        out[s].push(Picked {
+                    match out.get_mut(r[0].int() as usize).and_then(|s| s.as_mut()) {
+                        Some(list) => list.push(Picked {
                             row: r[1].int(),
                             kind: r[2].text(),
                             shape: r[3].text(),
                             params: r[4].text(),
                             record: r[5].text(),
-                        });
+                        }),
+                        None => fits = false,
                     }
                 }
-                return Ok(out);
+                fits &= sections.iter().zip(&out).all(|(s, o)| match (s, o) {
+                    (Some((_, n)), Some(list)) => list.len() == *n,
+                    _ => true,
+                });
+                if !fits {
+                    return Err(UsageError(format!(
+                        "library {name} already holds a book \"{}\" with other sections or counts: `puzzle-factory \
+                         library release \"{}\"` frees its puzzles if it was never printed, or give this book its own \
+                         title",
+                        book.name, book.name
+                    ))
+                    .into());
+                }
+                return Ok((out, false));
             }
             let id = db.rows(
                 "INSERT INTO books (name, title, isbn, date, plan, made) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
@@ -232,7 +262,11 @@ impl Library {
             )?[0][0]
                 .int();
             let mut out = Vec::new();
-            for (k, (f, n)) in sections.iter().enumerate() {
+            for (k, section) in sections.iter().enumerate() {
+                let Some((f, n)) = section else {
+                    out.push(None);
+                    continue;
+                };
                 let mut f = f.clone();
                 if f.used == Use::Any {
                     f.used = Use::Never;
@@ -240,8 +274,8 @@ impl Library {
                 let got = pick(db, &f, *n, Some(id))?;
                 if got.len() < *n {
                     return Err(UsageError(format!(
-                        "section {}: the library holds {} puzzle(s) that match and no book holds, not {n}; nothing was \
-                         recorded",
+                        "section {}: library {name} holds {} puzzle(s) that match and that no book holds, not {n}; \
+                         nothing was recorded",
                         k + 1,
                         got.len()
                     ))
@@ -253,10 +287,18 @@ impl Library {
                     .map(|(i, p)| vec![Val::Int(id), Val::Int(p.row), Val::Int(k as i64), Val::Int(i as i64 + 1)])
                     .collect();
                 db.exec_many("INSERT INTO uses (book, puzzle, section, number) VALUES (?1, ?2, ?3, ?4)", &rows)?;
-                out.push(got);
+                out.push(Some(got));
             }
-            Ok(out)
-        })
+            Ok((out, true))
+        };
+        if keep {
+            self.write(go)
+        } else {
+            self.db.begin_write()?;
+            let r = go(self.db.as_mut());
+            self.db.rollback()?;
+            r
+        }
     }
 
     /// Undo a book that was never printed: its puzzles are free again. The puzzles it held.
@@ -304,22 +346,25 @@ impl Library {
     /// The puzzle ids a book holds, in section and number order.
     pub fn book_puzzles(&mut self, name: &str) -> Result<Vec<(i64, i64, String)>> {
         let rows = self.rows(
-            "SELECT u.section, u.number, p.puzzle_id FROM uses u JOIN books b ON b.id = u.book JOIN puzzles p ON p.id = \
-             u.puzzle WHERE b.name = ?1 ORDER BY u.section, u.number",
+            "SELECT u.section, u.number, r.run, p.idx FROM uses u JOIN books bk ON bk.id = u.book JOIN puzzles p ON p.id \
+             = u.puzzle JOIN runs r ON r.id = p.run WHERE bk.name = ?1 ORDER BY u.section, u.number",
             &[Val::from(name)],
         )?;
-        Ok(rows.into_iter().map(|r| (r[0].int(), r[1].int(), r[2].text())).collect())
+        Ok(rows.into_iter().map(|r| (r[0].int(), r[1].int(), format!("{}-{}", r[2].text(), r[3].int()))).collect())
     }
 
     /// Per kind, shape and grade: puzzles, and how many of them a book holds.
-    pub fn stats(&mut self) -> Result<Vec<(String, String, String, i64, i64)>> {
+    pub fn stats(&mut self) -> Result<Vec<Stat>> {
         let rows = self.rows(
-            "SELECT p.kind, p.shape, p.grade, count(*), CAST(sum(CASE WHEN EXISTS (SELECT 1 FROM uses u WHERE \
-             u.puzzle = p.id) THEN 1 ELSE 0 END) AS BIGINT) FROM puzzles p GROUP BY p.kind, p.shape, p.grade ORDER BY \
-             p.kind, p.shape, p.grade",
+            "SELECT b.kind, b.shape, p.grade, count(*), CAST(sum(CASE WHEN EXISTS (SELECT 1 FROM uses u WHERE \
+             u.puzzle = p.id) THEN 1 ELSE 0 END) AS BIGINT) FROM puzzles p JOIN boards b ON b.id = p.board GROUP BY \
+             b.kind, b.shape, p.grade ORDER BY b.kind, b.shape, p.grade",
             &[],
         )?;
-        Ok(rows.into_iter().map(|r| (r[0].text(), r[1].text(), r[2].text(), r[3].int(), r[4].int())).collect())
+        Ok(rows
+            .into_iter()
+            .map(|r| (r[0].text(), r[1].text(), grade_name(r[2].int()), r[3].int(), r[4].int()))
+            .collect())
     }
 
     /// Every puzzle the library holds, and every use of one by a book.

@@ -218,8 +218,7 @@ fn manifest<K: Kind>(
 /// count as duplicates, as `--exclude`'s do); the library is made if there is none.
 fn library_keys<K: Kind>(spec: &str, params: &K::Params) -> Result<Vec<u128>> {
     let mut lib = crate::library::Library::open(spec, true)?;
-    let keys = lib.keys(K::ID.key(), &K::shape(params))?;
-    Ok(keys.iter().filter_map(|k| exclude::parse_key(k)).collect())
+    lib.keys(K::ID.key(), &K::shape(params))
 }
 
 /// The commit's step for `--library`: the sealed book's puzzles into the library, in one
@@ -227,6 +226,7 @@ fn library_keys<K: Kind>(spec: &str, params: &K::Params) -> Result<Vec<u128>> {
 fn add_to_library(spec: Option<&str>, staging: &Path) -> Result<()> {
     if let Some(spec) = spec {
         let mut lib = crate::library::Library::open(spec, true)?;
+        lib.bulk()?;
         lib.import(&[staging.to_path_buf()], |_| {})?;
     }
     Ok(())

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `generate --library` against `generate` alone: ROUNDS alternating pairs (default 5) of the
+# same run (COUNT 9×9 Sudoku, default 20,000, --threads 2), one writing only its book, the
+# other also reading the library's keys first and adding its book to the library at the
+# commit. The library starts each round as a copy of a library already holding HELD puzzles
+# (default 0; e.g. 1000000 for a library of a million, made once from synthetic copies of
+# generated records with fresh keys). Prints each time and the medians and their ratio.
+#
+# Usage: scripts/library-throughput.sh [ROUNDS] [COUNT] [HELD]     (BIN=path skips the build)
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/common.sh"
+rounds=${1:-5}; count=${2:-20000}; held=${3:-0}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cd "$work"
+if [ "$held" -gt 0 ]; then
+  "$bin" generate --count 2000 --seed 77 --out seedrun --quiet
+  mkdir held && cp seedrun/manifest.json held/
+  python3 - seedrun/puzzles.jsonl held/puzzles.jsonl "$held" <<'PY'
+import hashlib, json, sys
+base = [json.loads(l) for l in open(sys.argv[1])]
+with open(sys.argv[2], "w") as out:
+    for i in range(int(sys.argv[3])):
+        r = dict(base[i % len(base)])
+        r.update(id=f"sudoku-9-99-{i}", seed=99, index=i,
+                 canonical=hashlib.blake2b(str(i).encode(), digest_size=16).hexdigest())
+        out.write(json.dumps(r, separators=(",", ":")) + "\n")
+PY
+  "$bin" library import held --library held.sqlite --quiet
+  rm -rf held seedrun
+fi
+plain=(); lib=()
+for r in $(seq 1 "$rounds"); do
+  rm -rf a b lib.sqlite*
+  if [ "$held" -gt 0 ]; then cp held.sqlite lib.sqlite; fi
+  p=$(secs "$bin" generate --count "$count" --seed "$r" --threads 2 --out a --quiet)
+  l=$(secs "$bin" generate --count "$count" --seed "$r" --threads 2 --out b --quiet --library lib.sqlite)
+  cmp -s a/puzzles.jsonl b/puzzles.jsonl || echo "  note: round $r: the books differ (the library held some of its puzzles)"
+  echo "round $r: generate $p s, generate --library $l s"
+  plain+=("$p"); lib+=("$l")
+done
+mp=$(printf '%s\n' "${plain[@]}" | median); ml=$(printf '%s\n' "${lib[@]}" | median)
+echo "medians: generate $mp s, generate --library $ml s, ratio $(calc "round($ml / $mp, 3)") (library held $held puzzles)"
