@@ -307,6 +307,31 @@ fn two_processes_reserving_at_once_never_share_a_puzzle() {
 }
 
 #[test]
+fn a_writer_waits_for_another_and_a_reader_does_not() {
+    let Some(db) = TestDb::new("lock") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path().join("book");
+    generate(&book, "20", "7");
+    ok(&lib(&["import", book.to_str().unwrap()], &db.url), "import");
+    // Another writer: a transaction holding the library's write lock (WRITE_LOCK of
+    // src/library/postgres.rs, 0x0070_662d_6c69_6272).
+    let mut other = db.client();
+    let mut tx = other.transaction().unwrap();
+    tx.execute("SELECT pg_advisory_xact_lock(31637542670000754)", &[]).unwrap();
+    let started = std::time::Instant::now();
+    ok(&lib(&["stats"], &db.url), "stats");
+    ok(&lib(&["query", "--grade", "easy,medium,hard,expert"], &db.url), "query");
+    assert!(started.elapsed().as_secs_f64() < 2.0, "a reader waited: {:?}", started.elapsed());
+    let url = db.url.clone();
+    let writer = std::thread::spawn(move || lib(&["query", "--count", "3", "--reserve", "waits"], &url));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(!writer.is_finished(), "a writer did not wait for the lock");
+    tx.commit().unwrap();
+    ok(&writer.join().unwrap(), "the waiting writer");
+    assert_eq!(db.count("SELECT count(*) FROM uses"), 3);
+}
+
+#[test]
 fn a_wrong_password_or_no_server_is_a_usage_error_without_the_password() {
     let Some(db) = TestDb::new("connect") else { return };
     let url = &db.url;

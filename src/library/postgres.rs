@@ -159,14 +159,19 @@ impl Postgres {
         // ESCAPE '\' needs standard strings (the default since PostgreSQL 9.1).
         db.batch(&format!("SET lock_timeout = {BUSY_TIMEOUT_MS}; SET standard_conforming_strings = on"))?;
         // Read before anything is written: a foreign or newer database is refused untouched.
-        if schema::check(&mut db)? == 0 && !create {
+        let version = schema::check(&mut db)?;
+        if version == 0 && !create {
             return Err(UsageError(format!(
                 "no library in {0}: `library import --library {0} DIR` or `generate --library {0}` makes one",
                 db.name
             ))
             .into());
         }
-        schema::migrate(&mut db)?;
+        // Only a library to make or bring up to date takes the write lock (migrate checks again
+        // under it): a command that reads never waits for an import.
+        if version < schema::VERSION {
+            schema::migrate(&mut db)?;
+        }
         Ok(db)
     }
 
@@ -218,10 +223,11 @@ impl Postgres {
     /// `exec_many` for an INSERT in a transaction: the rows copied into a staging table
     /// (binary COPY: one stream, no statement per row), then one INSERT … SELECT moves them in
     /// their order, conflicts handled by the statement's own ON CONFLICT. Measured importing
-    /// Sudoku records on this project's 2-core machine (`scripts/library-scale.sh`): a
-    /// prepared statement per row, 8,800 records/s (100,000; a round trip each); multi-row
-    /// INSERTs of 4,681 rows (65,535 parameters), 43,500/s (1 M); this, 46,900/s (1 M) with
-    /// less client CPU. The server's time is mostly its four indexes.
+    /// Sudoku records on this project's 2-core machine with the schema's first draft (text
+    /// keys, four indexes; the server free to use the second core): a prepared statement per
+    /// row, 8,800 records/s (100,000: a round trip each); multi-row INSERTs of 4,681 rows
+    /// (65,535 parameters), 43,500/s (1 M); this, 46,900/s (1 M) with less client CPU. The
+    /// server's time is mostly its indexes (`scripts/library-scale.sh` for today's figures).
     fn copy_many(&mut self, sql: &str, ins: &Insert, rows: &[Vec<Val>]) -> Result<usize> {
         let staged = self.staging(sql, ins)?;
         let (table, insert) = (staged.table.clone(), staged.insert.clone());
