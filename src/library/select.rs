@@ -77,29 +77,51 @@ fn like(name: &str) -> String {
 }
 
 impl Filter {
-    /// The WHERE clause over `puzzles p` and its parameters, numbered from `?{first}`.
-    fn clause(&self, first: usize, book: Option<i64>) -> (String, Vec<Val>) {
+    /// The boards the selection names (None: any board).
+    fn boards(&self, db: &mut dyn Db) -> Result<Option<Vec<i64>>> {
+        if self.kinds.is_empty() && self.shape.is_none() {
+            return Ok(None);
+        }
+        let rows = db.rows("SELECT id, kind, shape FROM boards ORDER BY id", &[])?;
+        Ok(Some(
+            rows.iter()
+                .filter(|r| self.kinds.is_empty() || self.kinds.contains(&r[1].text()))
+                .filter(|r| self.shape.as_ref().is_none_or(|s| *s == r[2].text()))
+                .map(|r| r[0].int())
+                .collect(),
+        ))
+    }
+
+    /// The WHERE clause over `puzzles p` and its parameters, numbered from `?1`; `boards` as
+    /// `boards` resolved them. One board and one grade (the usual selection) are equalities,
+    /// so that SQLite walks the selection index in the order puzzles were added and stops at
+    /// the count, instead of sorting every match.
+    fn clause(&self, boards: Option<&[i64]>, book: Option<i64>) -> (String, Vec<Val>) {
         let mut sql = vec!["1 = 1".to_string()];
         let mut params: Vec<Val> = Vec::new();
         let next = |v: Val, params: &mut Vec<Val>| {
             params.push(v);
-            format!("?{}", first + params.len() - 1)
+            format!("?{}", params.len())
         };
-        let mut boards = Vec::new();
-        if !self.kinds.is_empty() {
-            let list: Vec<String> = self.kinds.iter().map(|k| next(Val::from(k.as_str()), &mut params)).collect();
-            boards.push(format!("b.kind IN ({})", list.join(", ")));
-        }
-        if let Some(s) = &self.shape {
-            let p = next(Val::from(s.as_str()), &mut params);
-            boards.push(format!("b.shape = {p}"));
-        }
-        if !boards.is_empty() {
-            sql.push(format!("p.board IN (SELECT b.id FROM boards b WHERE {})", boards.join(" AND ")));
+        match boards {
+            None => {}
+            Some([]) => sql.push("0 = 1".into()),
+            Some([one]) => {
+                let p = next(Val::Int(*one), &mut params);
+                sql.push(format!("p.board = {p}"));
+            }
+            Some(list) => {
+                let list: Vec<String> = list.iter().map(|b| next(Val::Int(*b), &mut params)).collect();
+                sql.push(format!("p.board IN ({})", list.join(", ")));
+            }
         }
         if !self.grades.is_empty() {
             let list: Vec<String> = self.grades.iter().map(|g| next(Val::Int(grade_index(g)), &mut params)).collect();
-            sql.push(format!("p.grade IN ({})", list.join(", ")));
+            sql.push(if list.len() == 1 {
+                format!("p.grade = {}", list[0])
+            } else {
+                format!("p.grade IN ({})", list.join(", "))
+            });
         }
         let mut levels: Vec<i64> = self.needs.iter().map(|(_, l)| *l).collect();
         levels.sort_unstable();
@@ -140,7 +162,8 @@ impl Filter {
 }
 
 fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<Picked>> {
-    let (clause, mut params) = f.clause(1, book);
+    let boards = f.boards(db)?;
+    let (clause, mut params) = f.clause(boards.as_deref(), book);
     params.push(Val::Int(n as i64));
     let sql = format!(
         "SELECT p.id, b.kind, b.shape, r.params, p.record FROM puzzles p JOIN boards b ON b.id = p.board JOIN runs r ON \
@@ -174,7 +197,8 @@ pub struct Count {
 impl Library {
     /// How many puzzles the selection holds, per kind, shape and grade.
     pub fn count(&mut self, f: &Filter) -> Result<Vec<Count>> {
-        let (clause, params) = f.clause(1, None);
+        let boards = f.boards(self.db.as_mut())?;
+        let (clause, params) = f.clause(boards.as_deref(), None);
         let sql = format!(
             "SELECT b.kind, b.shape, p.grade, count(*) FROM puzzles p JOIN boards b ON b.id = p.board WHERE {clause} \
              GROUP BY b.kind, b.shape, p.grade ORDER BY b.kind, b.shape, p.grade"
