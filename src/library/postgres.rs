@@ -27,7 +27,8 @@ use std::collections::HashMap;
 
 /// The advisory lock every write transaction holds (`pg_advisory_xact_lock`): "pf-libr"
 /// in ASCII, a 64-bit key no other program is likely to take. Advisory locks belong to one
-/// database, so libraries in different databases do not wait for each other.
+/// database, so libraries in different databases do not wait for each other (two libraries in
+/// two schemas of one database take turns needlessly, never wrongly).
 const WRITE_LOCK: i64 = 0x0070_662d_6c69_6272;
 
 /// How long a connection attempt may take when the URL says nothing (`connect_timeout`).
@@ -55,7 +56,7 @@ struct Staged {
 
 /// `?1`, `?2`… as PostgreSQL's `$1`, `$2`…, outside quoted literals and identifiers (the
 /// library's statements hold `'\'` in LIKE's ESCAPE, and no `?` in any literal).
-pub fn numbered(sql: &str) -> String {
+fn numbered(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut quote: Option<char> = None;
     let mut chars = sql.chars().peekable();
