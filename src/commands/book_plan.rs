@@ -393,7 +393,7 @@ fn draw_all<K: Kind>(records: &[&Record], line_weight: f64) -> Result<Vec<(Strin
     records
         .par_iter()
         .map(|r| {
-            let at = |e: String| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line);
+            let at = |e: String| anyhow::anyhow!("{}: {e}", r.at);
             let p = K::parse(&r.puzzle).map_err(at)?;
             let digits = print::solution_digits(&r.solution).map_err(at)?;
             let mut puzzle = K::draw(&p, None);

@@ -8,6 +8,10 @@
 //! against `--exclude` files, are rejected (`book::dedup`). The run's state is saved at chunk
 //! boundaries (`state`), so `--resume` continues it after a kill with the same result as an
 //! uninterrupted run; SIGINT and SIGTERM save it, print the resume command and exit 130.
+//!
+//! Which puzzle files the book keeps, and whether compressed, is the run's `Layout`
+//! (`--books`, `--compress`; `book::layout`), recorded in the manifest and checked on resume.
+//! `--books none` is refused until a library can take the puzzles (`books_need_library`).
 
 mod exclude;
 mod saver;
@@ -16,6 +20,7 @@ pub mod state;
 
 use crate::book::dedup::Dedup;
 use crate::book::id::IdPrefix;
+use crate::book::layout::{Books, Layout};
 use crate::book::outdir::{crash_point, OutDir, Resume};
 use crate::book::report;
 use crate::book::{BookWriter, Calibration, Record, Stats};
@@ -58,6 +63,8 @@ pub struct Request<'a> {
     pub exclude: &'a [PathBuf],
     pub steer: bool,
     pub overflow: bool,
+    /// Which puzzle files the book keeps, and how (`--books`, `--compress`).
+    pub layout: Layout,
     pub quiet: bool,
     /// The command line as given, saved with the run.
     pub argv: Vec<String>,
@@ -185,7 +192,7 @@ fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(Str
             Grade::ALL.iter().map(|g| (g.name().to_string(), q.0[g.index()].into())).collect();
         m
     });
-    json!({
+    let mut m = json!({
         "program": "puzzle-factory",
         "version": env!("CARGO_PKG_VERSION"),
         "kind": K::ID.key(),
@@ -199,7 +206,11 @@ fn manifest<K: Kind>(cfg: &RunConfig<K::Params>, req: &Request, excluded: &[(Str
         "config": cfg.table,
         "shard": req.shard,
         "merged_shards": serde_json::Value::Null,
-    })
+    });
+    if let Some(m) = m.as_object_mut() {
+        req.layout.add_to(m);
+    }
+    m
 }
 
 /// Ctrl-C and SIGTERM set the flag (the run saves at the next chunk boundary and exits 130);
@@ -230,7 +241,7 @@ fn start<'a, K: Kind>(
         finished: None,
     };
     let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?, true)?);
-    let book = BookWriter::create::<K>(dir.staging(), req.overflow, req.techniques.paths)?;
+    let book = BookWriter::create::<K>(dir.staging(), req.layout, req.overflow, req.techniques.paths)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
     let state = State { book, dedup, stats: Stats::new::<K>().in_dir(dir.staging()), progress: Progress::default() };
     let mut sink = new_sink::<K>(dir, saved, state, req, &cfg.run)?;
@@ -246,7 +257,20 @@ fn reopen<'a, K: Kind>(
     req: &Request,
 ) -> Result<RunSink<'a, K>> {
     let progress = saved.progress.clone().expect("a started run");
-    let book = BookWriter::reopen::<K>(dir.staging(), &progress.files)?;
+    let recorded = Layout::of_manifest(&saved.manifest, &format!("--out {}: the saved run", req.out.display()))?;
+    if recorded != req.layout {
+        return Err(UsageError(format!(
+            "--out {}: the saved run keeps --books {} --compress {}, not {} {}: leave them out to resume, or --force \
+             to start over",
+            req.out.display(),
+            recorded.books.name(),
+            recorded.compress.name(),
+            req.layout.books.name(),
+            req.layout.compress.name()
+        ))
+        .into());
+    }
+    let book = BookWriter::reopen(dir.staging(), req.layout, &progress.files, progress.emitted)?;
     let dedup = Dedup::resume(dir.staging(), progress.keys, req.most_emitted())?;
     let mut stats: Stats = serde_json::from_value(progress.stats.clone())?;
     stats.load_steps(dir.staging(), progress.steps)?;
@@ -309,6 +333,37 @@ pub fn quota_chunk(chunk: usize, quota: Option<crate::cli::Quota>) -> usize {
         Some(q) => chunk.min((q.total() / 4).next_power_of_two().max(batch::MIN_CHUNK) as usize),
         None => chunk,
     }
+}
+
+/// `--books none` keeps no puzzle file in the book: a run's records then reach only the
+/// library that `--library FILE` names (taken in from the scratch file `layout::RECORDS` at the
+/// run's commit), and `generate` has no `--library` yet, so a run with `none` would throw its
+/// puzzles away: it is refused here, the one place that decides it. Once `--library` exists,
+/// its file is passed as `library` and `none` with a library goes ahead.
+pub fn books_need_library(books: Books, library: Option<&Path>) -> Result<(), UsageError> {
+    if books == Books::None && library.is_none() {
+        return Err(UsageError(
+            "--books none keeps no puzzles: it needs --library FILE to keep them in, which this version of \
+             generate does not have; to keep fewer files, use --books csv or --books json (and --compress zstd)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// What `--books` and `--compress` cannot go with: `none` writes no puzzle file, so there is
+/// nothing to compress, and no `paths.jsonl` (`--paths`) or `overflow.jsonl` (`--overflow`).
+pub fn check_layout(layout: Layout, paths: bool, overflow: bool) -> Result<(), UsageError> {
+    if layout.books != Books::None {
+        return Ok(());
+    }
+    let why = match (layout.compressed(), paths, overflow) {
+        (true, _, _) => "--compress zstd has nothing to compress: --books none keeps no puzzle file",
+        (_, true, _) => "--paths writes paths.jsonl, a puzzle file, and --books none keeps none: leave one out",
+        (_, _, true) => "--overflow writes overflow.jsonl, a puzzle file, and --books none keeps none: leave one out",
+        _ => return Ok(()),
+    };
+    Err(UsageError(why.into()))
 }
 
 /// Run `generate`, fresh or resumed (`resumed`: the folder and its saved run).
