@@ -30,15 +30,18 @@ PY
   "$bin" library import held --library held.sqlite --quiet
   rm -rf held seedrun
 fi
-plain=(); lib=()
+# wall and CPU (user + system) seconds of a command, its output discarded
+timed() { /usr/bin/time -f "%e %U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%s %.2f\n", $1, $2 + $3}'; }
+plain=(); lib=(); pcpu=(); lcpu=()
 for r in $(seq 1 "$rounds"); do
   rm -rf a b lib.sqlite*
   if [ "$held" -gt 0 ]; then cp held.sqlite lib.sqlite; fi
-  p=$(secs "$bin" generate --count "$count" --seed "$r" --threads 2 --out a --quiet)
-  l=$(secs "$bin" generate --count "$count" --seed "$r" --threads 2 --out b --quiet --library lib.sqlite)
+  read -r p pc < <(timed "$bin" generate --count "$count" --seed "$r" --threads 2 --out a --quiet)
+  read -r l lc < <(timed "$bin" generate --count "$count" --seed "$r" --threads 2 --out b --quiet --library lib.sqlite)
   cmp -s a/puzzles.jsonl b/puzzles.jsonl || echo "  note: round $r: the books differ (the library held some of its puzzles)"
-  echo "round $r: generate $p s, generate --library $l s"
-  plain+=("$p"); lib+=("$l")
+  echo "round $r: generate $p s ($pc s CPU), generate --library $l s ($lc s CPU)"
+  plain+=("$p"); lib+=("$l"); pcpu+=("$pc"); lcpu+=("$lc")
 done
 mp=$(printf '%s\n' "${plain[@]}" | median); ml=$(printf '%s\n' "${lib[@]}" | median)
-echo "medians: generate $mp s, generate --library $ml s, ratio $(calc "round($ml / $mp, 3)") (library held $held puzzles)"
+cp_=$(printf '%s\n' "${pcpu[@]}" | median); cl=$(printf '%s\n' "${lcpu[@]}" | median)
+echo "medians: generate $mp s, generate --library $ml s, ratio $(calc "round($ml / $mp, 3)"); CPU $cp_ s and $cl s, ratio $(calc "round($cl / $cp_, 3)") (library held $held puzzles)"

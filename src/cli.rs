@@ -3,6 +3,7 @@
 //! Each kind declares its own `generate`/`replay` flags (`Kind::flags`); `parse` adds them to
 //! those two commands and keeps their matches in `Cli::kind_flags` for the kind to read.
 
+use crate::book::layout::{Books, Compress};
 use crate::kinds::{Kind, KindId, KindVisitor};
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
@@ -169,7 +170,8 @@ fn first_line(input: Option<&std::path::Path>) -> Option<String> {
     };
     match input {
         Some(p) if p.as_os_str() != "-" => {
-            let f = std::fs::File::open(p).ok()?;
+            // A zstd file (a compressed book's puzzles.jsonl.zst) is read decompressed.
+            let f = crate::book::layout::open(p).ok()?;
             let mut buf = Vec::new();
             std::io::Read::read_to_end(&mut std::io::Read::take(f, 64 << 10), &mut buf).ok()?;
             pick(&String::from_utf8_lossy(&buf))
@@ -265,6 +267,21 @@ pub enum Command {
         /// --quota names, or for every grade without --quota.
         #[arg(long)]
         no_shortcut: bool,
+        /// Which puzzle files the book keeps: `all` writes every puzzle four times (puzzles.csv,
+        /// puzzles.jsonl, book-<grade>.csv, book-<grade>.json); `csv` and `json` keep one form
+        /// (about half the disk); `none` keeps no puzzle file (calibration.json, manifest.json
+        /// and the report stay), for runs whose puzzles go to a library (`--library`, still to
+        /// come: refused until then). Recorded in manifest.json, for --resume and `merge`;
+        /// `book`, `merge` and `--exclude` read a book of any of them. overflow.jsonl and
+        /// paths.jsonl are kept with `csv` and `json`.
+        #[arg(long, value_enum, default_value_t = Books::All)]
+        books: Books,
+        /// Write every puzzle file zstd-compressed, named with `.zst` after its own name
+        /// (puzzles.csv.zst, book-hard.json.zst, ...); `zstd -d` or `zstdcat` reads them, and so
+        /// do `book`, `merge`, `--exclude`, `rate`, `solve` and `explain`. Resumed, sharded and
+        /// multi-threaded runs give the same bytes.
+        #[arg(long, value_enum, default_value_t = Compress::None)]
+        compress: Compress,
     },
     /// The puzzle library: every puzzle made, in one database (an SQLite file, or PostgreSQL
     /// for a team), and the books drawn from it, so that no puzzle is printed twice. Fill it
@@ -275,8 +292,9 @@ pub enum Command {
         action: LibraryAction,
     },
     /// Combine the finished shards of one run (`generate --shard K/N`) into one book in --out:
-    /// the same files as one run; in count mode byte-identical to it (timing fields aside). The
-    /// kind, parameters and configuration are the shards' own (--kind and --config are not used).
+    /// the same files as one run (the shards' --books and --compress too); in count mode
+    /// byte-identical to it (timing fields aside). The kind, parameters and configuration are the
+    /// shards' own (--kind and --config are not used).
     Merge {
         /// The shards' output folders, each K from 0 to N-1 once, in any order.
         #[arg(required = true, value_name = "DIR")]
@@ -297,7 +315,7 @@ pub enum Command {
     /// plan give the same bytes.
     #[command(group(clap::ArgGroup::new("source").required(true).args(["input", "plan"])))]
     Book {
-        /// The book folder (its puzzles.jsonl and manifest.json).
+        /// The book folder (its manifest.json, and puzzles.jsonl or puzzles.csv, plain or .zst).
         #[arg(long = "in", value_name = "DIR")]
         input: Option<PathBuf>,
         /// A book plan (TOML): the book's words, sections, answers and cover.

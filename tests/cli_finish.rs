@@ -11,7 +11,7 @@ use std::os::unix::process::ExitStatusExt as _;
 use std::path::Path;
 
 /// Every step of finishing, in order (the names `crash_point` is called with).
-const STEPS: [&str; 9] = [
+pub const STEPS: [&str; 9] = [
     "books-closed",
     "report-written",
     "sealed",
@@ -44,7 +44,7 @@ fn generate(out: &Path, extra: &[&str], crash: Option<&str>) -> std::process::Ou
 
 /// The same book: every file byte for byte, calibration.json apart from its times, and the
 /// same record of files (its fingerprints differ with calibration.json's times).
-fn assert_same_book(a: &Path, b: &Path, what: &str) {
+pub fn assert_same_book(a: &Path, b: &Path, what: &str) {
     assert_eq!(names(a), names(b), "{what}");
     for n in names(a) {
         if n == "calibration.json" {

@@ -252,6 +252,50 @@ fn generate_with_a_library_makes_no_puzzle_it_holds_and_adds_after_a_kill() {
     }
 }
 
+#[test]
+fn books_none_keeps_the_puzzles_in_the_library_only() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    refused(d, &["generate", "--count", "5", "--books", "none", "--out", "x"], "needs --library");
+    refused(d, &["generate", "--count", "5", "--books", "csv", "--library", "l.sqlite", "--out", "x"], "--books csv");
+    gen(d, "plain", "12", "300", &["--books", "json", "--compress", "zstd"]);
+    for step in ["library-added", "scratch-partly", "scratch-removed"] {
+        let (out, lib) = (format!("n-{step}"), format!("n-{step}.sqlite"));
+        let o = bin()
+            .current_dir(d)
+            .env("PUZZLE_FACTORY_CRASH_AT", step)
+            .args([
+                "generate",
+                "--quiet",
+                "--count",
+                "300",
+                "--seed",
+                "12",
+                "--books",
+                "none",
+                "--out",
+                &out,
+                "--library",
+                &lib,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), None, "{step}: killed");
+        ok(d, &["generate", "--quiet", "--resume", "--out", &out]);
+        let kept: Vec<String> = std::fs::read_dir(d.join(&out))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            kept.iter().all(|n| !n.contains("puzzles") && !n.contains("book-") && !n.contains("records")),
+            "{kept:?}"
+        );
+        // The library holds exactly the plain run's puzzles: importing its zstd book adds nothing.
+        let said = ok(d, &["library", "import", "plain", "--library", &lib]);
+        assert!(said.contains("300 puzzle(s) read") && said.contains(", 0 added"), "{step}: {said}");
+    }
+}
+
 /// A book folder of `n` records made from `src`'s, each with its own id and canonical key
 /// (copies of real records, for the size of an import; not puzzles to print).
 fn synthetic(src: &Path, dst: &Path, n: usize) {

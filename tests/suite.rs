@@ -7,6 +7,7 @@ mod common;
 
 mod book;
 mod book_plan;
+mod cli_books;
 mod cli_finish;
 mod cli_inputs;
 mod cli_order;

@@ -9,6 +9,7 @@ pub mod calibration;
 pub mod dedup;
 pub mod exact;
 pub mod id;
+pub mod layout;
 pub mod outdir;
 pub mod record;
 pub mod report;

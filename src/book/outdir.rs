@@ -253,7 +253,8 @@ fn recover(dir: &Path, staging: &Path) -> Result<()> {
 }
 
 /// Remove the run's scratch files from the staging folder: every file whose name starts with
-/// `.` but the marker and the record.
+/// `.` but the marker and the record (the run's keys and step values, and with `--books none`
+/// its records, `layout::RECORDS`).
 fn remove_scratch(staging: &Path) -> Result<()> {
     let mut removed = 0;
     for entry in std::fs::read_dir(staging).with_context(|| format!("reading {}", staging.display()))? {

@@ -6,6 +6,7 @@
 //! dropped on the writing thread, and a handful of allocations per record instead of dozens
 //! keeps the allocator from serialising the threads.
 
+use crate::grade::Grade;
 use crate::kinds::Kind;
 use crate::pipeline::Accepted;
 use crate::rate::Technique;
@@ -127,6 +128,78 @@ fn push_uint(out: &mut String, v: u64) {
     out.push_str(itoa::Buffer::new().format(v));
 }
 
+/// A record's values, as its JSON object prints them (`json_object`).
+pub struct Values<'a> {
+    pub id: &'a str,
+    pub seed: u64,
+    pub index: u64,
+    pub grade: Grade,
+    /// Rounded to hundredths (`round_steps`).
+    pub steps: f64,
+    pub hardest_level: u8,
+    pub givens: usize,
+    /// The puzzle and solution in their JSON forms (`Kind::puzzle_json`, `Kind::solution_json`).
+    pub puzzle: &'a Value,
+    pub solution: &'a Value,
+    /// 32 hex digits (`canonical_hex`).
+    pub canonical: &'a str,
+    pub steer: u8,
+    /// Per technique, in the ladder's order.
+    pub usage: &'a [u32],
+    /// The kind's extra values, in `extra_names` order.
+    pub extras: &'a [Value],
+    /// A run with paths: the bottleneck (rounded to thousandths) and shortcut.
+    pub paths: Option<(f64, bool)>,
+}
+
+/// The JSON object of a record (one line of `puzzles.jsonl`, without its newline): the one
+/// writer of it, for the run's records and for those `merge` rebuilds from CSV rows.
+pub fn json_object<K: Kind>(v: &Values) -> String {
+    // Text puzzles (Sudoku) are as long as their JSON; grids as JSON arrays are longer.
+    let text_len = |x: &Value| x.as_str().map_or(512, str::len);
+    let mut json = String::with_capacity(512 + 2 * (text_len(v.puzzle) + text_len(v.solution)));
+    json.push_str("{\"id\":");
+    json_string(&mut json, v.id);
+    json.push_str(",\"kind\":");
+    json_string(&mut json, K::ID.name());
+    json.push_str(",\"seed\":");
+    push_uint(&mut json, v.seed);
+    json.push_str(",\"index\":");
+    push_uint(&mut json, v.index);
+    json.push_str(",\"grade\":\"");
+    json.push_str(v.grade.name());
+    json.push_str("\",\"steps\":");
+    json.push_str(&serde_json::to_string(&v.steps).expect("finite steps"));
+    json.push_str(",\"hardest_level\":");
+    push_uint(&mut json, u64::from(v.hardest_level));
+    json.push_str(",\"givens\":");
+    push_uint(&mut json, v.givens as u64);
+    json.push_str(",\"puzzle\":");
+    json_value(&mut json, v.puzzle);
+    json.push_str(",\"solution\":");
+    json_value(&mut json, v.solution);
+    json.push_str(",\"canonical\":\"");
+    json.push_str(v.canonical);
+    json.push_str("\",\"steer\":");
+    push_uint(&mut json, u64::from(v.steer));
+    json.push_str(",\"techniques\":{");
+    for (i, (t, &u)) in K::Tech::ALL.iter().zip(v.usage).enumerate() {
+        json.push_str(if i == 0 { "\"" } else { ",\"" });
+        json.push_str(t.name());
+        json.push_str("\":");
+        push_uint(&mut json, u64::from(u));
+    }
+    json.push('}');
+    for (name, x) in K::extra_names().iter().zip(v.extras) {
+        let _ = write!(json, ",\"{name}\":{x}");
+    }
+    if let Some((b, shortcut)) = v.paths {
+        let _ = write!(json, ",\"bottleneck\":{b},\"shortcut\":{shortcut}");
+    }
+    json.push('}');
+    json
+}
+
 impl Record {
     /// The record of candidate `index` of the run with master seed `master`, generated at
     /// steering level `steer`; `id` is its id.
@@ -178,53 +251,32 @@ impl Record {
         }
         csv.push('\n');
 
-        let mut json = String::with_capacity(512 + 2 * (puzzle_text.len() + solution_text.len()));
-        json.push_str("{\"id\":");
-        json_string(&mut json, id);
-        json.push_str(",\"kind\":");
-        json_string(&mut json, kind);
-        json.push_str(",\"seed\":");
-        push_uint(&mut json, master);
-        json.push_str(",\"index\":");
-        push_uint(&mut json, index);
-        json.push_str(",\"grade\":\"");
-        json.push_str(acc.grade.name());
-        json.push_str("\",\"steps\":");
-        json.push_str(&serde_json::to_string(&steps).expect("finite steps"));
-        json.push_str(",\"hardest_level\":");
-        push_uint(&mut json, u64::from(acc.rating.hardest_level));
-        json.push_str(",\"givens\":");
-        push_uint(&mut json, givens as u64);
-        json.push_str(",\"puzzle\":");
-        json_value(&mut json, &K::puzzle_json(&acc.puzzle));
-        json.push_str(",\"solution\":");
-        json_value(&mut json, &K::solution_json(&acc.solution));
-        json.push_str(",\"canonical\":\"");
-        json.push_str(&canonical);
-        json.push_str("\",\"steer\":");
-        push_uint(&mut json, u64::from(steer));
-        json.push_str(",\"techniques\":{");
-        for (i, (t, &u)) in K::Tech::ALL.iter().zip(&acc.rating.usage).enumerate() {
-            json.push_str(if i == 0 { "\"" } else { ",\"" });
-            json.push_str(t.name());
-            json.push_str("\":");
-            push_uint(&mut json, u64::from(u));
-        }
-        json.push('}');
-        for (name, v) in K::extra_names().iter().zip(&extras) {
-            let _ = write!(json, ",\"{name}\":{v}");
-        }
-        let path = traced.map(|(path, b)| {
-            let _ = write!(json, ",\"bottleneck\":{b},\"shortcut\":{}", acc.shortcut.unwrap_or(false));
+        let traced_path = traced.map(|(path, b)| {
             let mut line = String::with_capacity(64 + 96 * path.len());
             line.push_str("{\"id\":");
             json_string(&mut line, id);
             line.push_str(",\"steps\":");
             line.push_str(&serde_json::to_string(path).expect("path serialises"));
             line.push('}');
-            line
+            (line, b)
         });
-        json.push('}');
+        let json = json_object::<K>(&Values {
+            id,
+            seed: master,
+            index,
+            grade: acc.grade,
+            steps,
+            hardest_level: acc.rating.hardest_level,
+            givens,
+            puzzle: &K::puzzle_json(&acc.puzzle),
+            solution: &K::solution_json(&acc.solution),
+            canonical: &canonical,
+            steer,
+            usage: &acc.rating.usage,
+            extras: &extras,
+            paths: traced_path.as_ref().map(|(_, b)| (*b, acc.shortcut.unwrap_or(false))),
+        });
+        let path = traced_path.map(|(line, _)| line);
         Record { csv, json, path }
     }
 }

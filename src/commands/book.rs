@@ -3,6 +3,7 @@
 //! (`Kind::draw`), `print::layout` places the grids on pages and `print::pdf` writes the PDF.
 
 use crate::book::atomic::AtomicFile;
+use crate::book::layout::{self as files, Books, Layout};
 use crate::commands::explain::step_text;
 use crate::config::UsageError;
 use crate::grade::Grade;
@@ -42,7 +43,8 @@ pub struct Args {
 
 /// One record of the book, as `book` needs it.
 pub(super) struct Record {
-    pub line: usize,
+    /// Where it was read: `puzzles.jsonl line 4`.
+    pub at: String,
     pub id: String,
     pub grade: Grade,
     pub puzzle: String,
@@ -156,21 +158,45 @@ fn location(p: &Path) -> Option<PathBuf> {
     Some(at)
 }
 
+/// The book's records: from `puzzles.jsonl`, or in a book kept as CSV only (`--books csv`)
+/// from `puzzles.csv`, either plain or zstd-compressed (`.zst`).
 pub(super) fn read_records(dir: &Path) -> Result<Vec<Record>> {
-    let path = dir.join("puzzles.jsonl");
-    let f = std::fs::File::open(&path).map_err(|e| UsageError(format!("--in {}: {e}", path.display())))?;
+    if let Some(path) = files::find(dir, "puzzles.jsonl") {
+        return read_jsonl(&path);
+    }
+    if let Some(path) = files::find(dir, "puzzles.csv") {
+        return read_csv(&path);
+    }
+    let books = manifest(dir, "--in").ok().and_then(|(_, m)| Layout::of_manifest(&m, "").ok()).map(|l| l.books);
+    let why = if books == Some(Books::None) {
+        "it was made with --books none, which keeps the puzzles in a library, not in the folder"
+    } else {
+        "no puzzles.jsonl or puzzles.csv (plain or .zst) in it"
+    };
+    Err(UsageError(format!("--in {}: {why}", dir.display())).into())
+}
+
+/// A file's name for messages (`puzzles.csv.zst line 4: ...`).
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn read_jsonl(path: &Path) -> Result<Vec<Record>> {
+    let f = files::open(path).map_err(|e| UsageError(format!("--in {}: {e}", path.display())))?;
+    let name = file_name(path);
     let mut out = Vec::new();
     let shown = path.display().to_string();
-    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+    for (i, line) in f.lines().enumerate() {
         let line = line.with_context(|| format!("{}: line {}", path.display(), i + 1))?;
         let line = if i == 0 { super::lines::without_bom(&line) } else { line.as_str() };
-        out.extend(parse_record(line, i + 1, &shown)?);
+        out.extend(parse_record(line, i + 1, &shown, &name)?);
     }
     Ok(out)
 }
 
-/// One record line (`puzzles.jsonl`'s, or the library's), line `n` of `source`; None when blank.
-pub(super) fn parse_record(line: &str, n: usize, source: &str) -> Result<Option<Record>, UsageError> {
+/// One record line (`puzzles.jsonl`'s, or the library's), line `n` of `source` (`name` in
+/// short, for the record's place); None when blank.
+pub(super) fn parse_record(line: &str, n: usize, source: &str, name: &str) -> Result<Option<Record>, UsageError> {
     if line.trim().is_empty() {
         return Ok(None);
     }
@@ -183,12 +209,48 @@ pub(super) fn parse_record(line: &str, n: usize, source: &str) -> Result<Option<
         other => other.to_string(),
     };
     Ok(Some(Record {
-        line: n,
+        at: format!("{name} line {n}"),
         id: v["id"].as_str().ok_or_else(|| bad("no id"))?.to_string(),
         grade: grade.ok_or_else(|| bad("no grade"))?,
         puzzle,
         solution: v["solution"].clone(),
     }))
+}
+
+/// The records of a book's `puzzles.csv`: the columns `id`, `grade`, `puzzle` and `solution`
+/// by their header names; a solution written as JSON (a grid's rows) is read as JSON.
+fn read_csv(path: &Path) -> Result<Vec<Record>> {
+    let f = files::open(path).map_err(|e| UsageError(format!("--in {}: {e}", path.display())))?;
+    let name = file_name(path);
+    let mut r = csv::Reader::from_reader(f);
+    let header = r.headers().with_context(|| format!("reading {}", path.display()))?.clone();
+    let col = |want: &str| {
+        header.iter().position(|h| h.trim_start_matches('\u{feff}') == want).ok_or_else(|| {
+            UsageError(format!("{}: line 1: no column {want}: not a book's puzzles.csv", path.display()))
+        })
+    };
+    let (id, grade, puzzle, solution) = (col("id")?, col("grade")?, col("puzzle")?, col("solution")?);
+    let mut out = Vec::new();
+    for row in r.records() {
+        let row = row.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        let line = row.position().map_or(0, |p| p.line());
+        let bad = |what: &str| UsageError(format!("{}: line {line}: {what}", path.display()));
+        let field = |i: usize, what: &str| row.get(i).filter(|s| !s.is_empty()).ok_or_else(|| bad(what));
+        let text = field(solution, "no solution")?;
+        let solution = if text.starts_with('[') {
+            serde_json::from_str(text).map_err(|e| bad(&format!("solution: {e}")))?
+        } else {
+            serde_json::Value::String(text.to_string())
+        };
+        out.push(Record {
+            at: format!("{name} line {line}"),
+            id: field(id, "no id")?.to_string(),
+            grade: Grade::from_name(field(grade, "no grade")?).ok_or_else(|| bad("unknown grade"))?,
+            puzzle: field(puzzle, "no puzzle")?.to_string(),
+            solution,
+        });
+    }
+    Ok(out)
 }
 
 pub(super) fn bar(len: u64, quiet: bool, what: &str) -> ProgressBar {
@@ -228,7 +290,7 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
         .par_iter()
         .zip(&rank)
         .map(|(r, &rank)| {
-            let at = |e: String| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line);
+            let at = |e: String| anyhow::anyhow!("{}: {e}", r.at);
             let p = K::parse(&r.puzzle).map_err(at)?;
             let digits = print::solution_digits(&r.solution).map_err(at)?;
             let puzzle = K::draw(&p, None);

@@ -440,7 +440,7 @@ fn draw_all<K: Kind>(records: &[&Record], line_weight: f64) -> Result<Vec<(Strin
     records
         .par_iter()
         .map(|r| {
-            let at = |e: String| anyhow::anyhow!("puzzles.jsonl line {}: {e}", r.line);
+            let at = |e: String| anyhow::anyhow!("{}: {e}", r.at);
             let p = K::parse(&r.puzzle).map_err(at)?;
             let digits = print::solution_digits(&r.solution).map_err(at)?;
             let mut puzzle = K::draw(&p, None);
@@ -519,7 +519,7 @@ fn library_section(l: &Loaded, k: usize, key: &str, picked: &[Picked]) -> Result
     let records: Vec<Record> = picked
         .iter()
         .enumerate()
-        .map(|(i, p)| book::parse_record(&p.record, i + 1, "the library's record"))
+        .map(|(i, p)| book::parse_record(&p.record, i + 1, "the library's record", "the library's record"))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .flatten()

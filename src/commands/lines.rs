@@ -184,7 +184,8 @@ fn open_source(input: Option<&Path>) -> Result<Source> {
     if meta.is_dir() {
         return Err(refused("it is a directory".into()).into());
     }
-    let file = std::fs::File::open(p).map_err(|e| refused(e.to_string()))?;
+    // A zstd file (a compressed book's `puzzles.jsonl.zst`) is read decompressed.
+    let file = crate::book::layout::open(p).map_err(|e| refused(e.to_string()))?;
     if p.extension().is_some_and(|e| e == "dzn") {
         let mut bytes = Vec::new();
         file.take(MAX_DZN + 1).read_to_end(&mut bytes).with_context(|| format!("reading {}", p.display()))?;
@@ -195,7 +196,7 @@ fn open_source(input: Option<&Path>) -> Result<Source> {
         };
         return Ok(Source::Whole(record));
     }
-    Ok(Source::Lines(Box::new(BufReader::with_capacity(1 << 16, file))))
+    Ok(Source::Lines(file))
 }
 
 /// What a failed write of the results says (`error: writing to standard output: No space

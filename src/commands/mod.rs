@@ -242,6 +242,8 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
             max_level,
             teach,
             no_shortcut,
+            books,
+            compress,
         } => {
             let steered = !require.is_empty() || teach.is_some();
             let techniques =
@@ -253,6 +255,9 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
                 ))
                 .into());
             }
+            let layout = crate::book::layout::Layout { books, compress };
+            generate::check_layout(layout, techniques.paths, overflow)?;
+            generate::books_need_library(books, library.as_deref())?;
             let req = generate::Request {
                 count,
                 seed,
@@ -270,6 +275,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
                 steer: !no_steer,
                 // A shard of an order keeps its surplus: the merge counts it.
                 overflow: overflow || (quota.is_some() && shard.is_some()),
+                layout,
                 quiet: cli.quiet,
                 argv: resolved_argv(&cli.argv, shard),
                 techniques: &techniques,

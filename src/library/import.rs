@@ -4,6 +4,7 @@
 
 use super::db::{Db, Val};
 use super::Library;
+use crate::book::layout;
 use crate::config::UsageError;
 use anyhow::{Context as _, Result};
 use serde::Deserialize;
@@ -180,15 +181,22 @@ pub fn folder_kind(dir: &Path) -> Result<(String, String)> {
     Ok((kind, m["parameters"].to_string()))
 }
 
-/// The records file of a book folder.
+/// The records file of a book folder: `puzzles.jsonl`, plain or zstd, or a `--books none`
+/// run's scratch records (in its staging folder, at its commit).
 pub fn records_file(dir: &Path) -> Result<PathBuf> {
-    for name in ["puzzles.jsonl", ".records.jsonl"] {
-        let p = dir.join(name);
-        if p.is_file() {
-            return Ok(p);
-        }
+    if let Some(p) = layout::find(dir, "puzzles.jsonl") {
+        return Ok(p);
     }
-    Err(UsageError(format!("{}: no puzzles.jsonl: not a book folder", dir.display())).into())
+    let scratch = dir.join(layout::RECORDS);
+    if scratch.is_file() {
+        return Ok(scratch);
+    }
+    let why = if layout::find(dir, "puzzles.csv").is_some() {
+        "a book kept as CSV only (--books csv) has no JSON records for the library"
+    } else {
+        "no puzzles.jsonl (plain or .zst): not a book folder"
+    };
+    Err(UsageError(format!("{}: {why}", dir.display())).into())
 }
 
 /// Rows per statement batch (one transaction holds them all).
@@ -208,8 +216,8 @@ impl Library {
             let mut total = Added::default();
             let mut numbers = Numbers::default();
             for (_, kind, params, file) in &folders {
-                let f = std::fs::File::open(file).with_context(|| format!("reading {}", file.display()))?;
-                let mut lines = std::io::BufRead::lines(std::io::BufReader::with_capacity(1 << 20, f));
+                let f = layout::open(file).with_context(|| format!("reading {}", file.display()))?;
+                let mut lines = std::io::BufRead::lines(f);
                 let mut batch: Vec<Vec<Val>> = Vec::with_capacity(BATCH);
                 let mut n = 0usize;
                 loop {

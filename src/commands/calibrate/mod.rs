@@ -134,7 +134,8 @@ fn check_arguments(a: &Args) -> Result<()> {
 /// The reference lines as (line number, puzzle, label); bad lines are reported (`line N:`) and
 /// make the second value true.
 fn read_reference<K: Kind>(a: &Args) -> Result<(Vec<Entry<K::Puzzle>>, bool)> {
-    let text = std::fs::read_to_string(a.reference)
+    // A zstd file is read decompressed, as every input of the program is.
+    let text = crate::book::layout::read_to_string(a.reference)
         .map_err(|e| UsageError(format!("--reference {}: {e}", a.reference.display())))?;
     // A byte-order mark (as some editors save) is not part of the first puzzle.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);

@@ -8,6 +8,10 @@
 //! against `--exclude` files, are rejected (`book::dedup`). The run's state is saved at chunk
 //! boundaries (`state`), so `--resume` continues it after a kill with the same result as an
 //! uninterrupted run; SIGINT and SIGTERM save it, print the resume command and exit 130.
+//!
+//! Which puzzle files the book keeps, and whether compressed, is the run's `Layout`
+//! (`--books`, `--compress`; `book::layout`), recorded in the manifest and checked on resume.
+//! `--books none` is refused until a library can take the puzzles (`books_need_library`).
 
 mod exclude;
 mod saver;
@@ -16,6 +20,7 @@ pub mod state;
 
 use crate::book::dedup::Dedup;
 use crate::book::id::IdPrefix;
+use crate::book::layout::{Books, Layout};
 use crate::book::outdir::{crash_point, OutDir, Resume};
 use crate::book::report;
 use crate::book::{BookWriter, Calibration, Record, Stats};
@@ -60,6 +65,8 @@ pub struct Request<'a> {
     pub library: Option<&'a str>,
     pub steer: bool,
     pub overflow: bool,
+    /// Which puzzle files the book keeps, and how (`--books`, `--compress`).
+    pub layout: Layout,
     pub quiet: bool,
     /// The command line as given, saved with the run.
     pub argv: Vec<String>,
@@ -207,6 +214,9 @@ fn manifest<K: Kind>(
         "shard": req.shard,
         "merged_shards": serde_json::Value::Null,
     });
+    if let Some(m) = m.as_object_mut() {
+        req.layout.add_to(m);
+    }
     // Only with --library, so that other runs' manifests stay as they were.
     if let (Some(spec), Some(n)) = (req.library, library) {
         m["library"] = json!({"library": crate::library::redact(spec), "puzzles": n});
@@ -224,11 +234,12 @@ fn library_keys<K: Kind>(spec: &str, params: &K::Params) -> Result<Vec<u128>> {
 /// The commit's step for `--library`: the sealed book's puzzles into the library, in one
 /// transaction (again after a kill: those already there are not added twice).
 fn add_to_library(spec: Option<&str>, staging: &Path) -> Result<()> {
-    if let Some(spec) = spec {
-        let mut lib = crate::library::Library::open(spec, true)?;
-        lib.bulk()?;
-        lib.import(&[staging.to_path_buf()], |_| {})?;
-    }
+    // No records left (a `--books none` run killed while its scratch files were being removed,
+    // which starts only once the library has them): nothing to add.
+    let Some(spec) = spec.filter(|_| crate::library::import::records_file(staging).is_ok()) else { return Ok(()) };
+    let mut lib = crate::library::Library::open(spec, true)?;
+    lib.bulk()?;
+    lib.import(&[staging.to_path_buf()], |_| {})?;
     Ok(())
 }
 
@@ -270,7 +281,7 @@ fn start<'a, K: Kind>(
         library: req.library.map(str::to_string),
     };
     let dir = dir_slot.insert(OutDir::open(req.out, req.force, &serde_json::to_vec_pretty(&saved)?, true)?);
-    let book = BookWriter::create::<K>(dir.staging(), req.overflow, req.techniques.paths)?;
+    let book = BookWriter::create::<K>(dir.staging(), req.layout, req.overflow, req.techniques.paths)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
     let state = State { book, dedup, stats: Stats::new::<K>().in_dir(dir.staging()), progress: Progress::default() };
     let mut sink = new_sink::<K>(dir, saved, state, req, &cfg.run)?;
@@ -286,7 +297,20 @@ fn reopen<'a, K: Kind>(
     req: &Request,
 ) -> Result<RunSink<'a, K>> {
     let progress = saved.progress.clone().expect("a started run");
-    let book = BookWriter::reopen::<K>(dir.staging(), &progress.files)?;
+    let recorded = Layout::of_manifest(&saved.manifest, &format!("--out {}: the saved run", req.out.display()))?;
+    if recorded != req.layout {
+        return Err(UsageError(format!(
+            "--out {}: the saved run keeps --books {} --compress {}, not {} {}: leave them out to resume, or --force \
+             to start over",
+            req.out.display(),
+            recorded.books.name(),
+            recorded.compress.name(),
+            req.layout.books.name(),
+            req.layout.compress.name()
+        ))
+        .into());
+    }
+    let book = BookWriter::reopen(dir.staging(), req.layout, &progress.files, progress.emitted)?;
     let dedup = Dedup::resume(dir.staging(), progress.keys, req.most_emitted())?;
     let mut stats: Stats = serde_json::from_value(progress.stats.clone())?;
     stats.load_steps(dir.staging(), progress.steps)?;
@@ -349,6 +373,41 @@ pub fn quota_chunk(chunk: usize, quota: Option<crate::cli::Quota>) -> usize {
         Some(q) => chunk.min((q.total() / 4).next_power_of_two().max(batch::MIN_CHUNK) as usize),
         None => chunk,
     }
+}
+
+/// `--books none` keeps no puzzle file in the book: a run's records then reach only the
+/// library that `--library` names (taken in from the scratch file `layout::RECORDS` at the
+/// run's commit), so without one it would throw its puzzles away. `--books csv` keeps no JSON
+/// record for the library to take in, so it does not go with `--library`.
+pub fn books_need_library(books: Books, library: Option<&str>) -> Result<(), UsageError> {
+    match (books, library) {
+        (Books::None, None) => Err(UsageError(
+            "--books none keeps no puzzles: it needs --library FILE to keep them in; to keep fewer files, use --books \
+             csv or --books json (and --compress zstd)"
+                .into(),
+        )),
+        (Books::Csv, Some(_)) => Err(UsageError(
+            "--books csv keeps no JSON records for --library to take in: use --books json, all or none with a \
+             library (`library query --out` writes a book folder when you need one)"
+                .into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// What `--books` and `--compress` cannot go with: `none` writes no puzzle file, so there is
+/// nothing to compress, and no `paths.jsonl` (`--paths`) or `overflow.jsonl` (`--overflow`).
+pub fn check_layout(layout: Layout, paths: bool, overflow: bool) -> Result<(), UsageError> {
+    if layout.books != Books::None {
+        return Ok(());
+    }
+    let why = match (layout.compressed(), paths, overflow) {
+        (true, _, _) => "--compress zstd has nothing to compress: --books none keeps no puzzle file",
+        (_, true, _) => "--paths writes paths.jsonl, a puzzle file, and --books none keeps none: leave one out",
+        (_, _, true) => "--overflow writes overflow.jsonl, a puzzle file, and --books none keeps none: leave one out",
+        _ => return Ok(()),
+    };
+    Err(UsageError(why.into()))
 }
 
 /// Run `generate`, fresh or resumed (`resumed`: the folder and its saved run).

@@ -211,6 +211,9 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
     }
 
     fn boundary(&mut self, at: Boundary) -> Result<Flow> {
+        // Compressed files end a frame at every chunk boundary, saved here or not: where the
+        // frames end must not depend on when saves happen (`book::writer`).
+        self.book.end_frames()?;
         self.show();
         if self.stop.is_some() {
             return Ok(Flow::Stop);

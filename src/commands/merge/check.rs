@@ -1,6 +1,7 @@
 //! Which folders `merge` takes: the finished shards of one run, each K of N exactly once.
 //! Anything else is refused (exit 2) with a message naming the folder and what is wrong.
 
+use crate::book::layout::{Books, Layout};
 use crate::book::outdir::{resolve, saved_state};
 use crate::cli::Shard;
 use crate::config::UsageError;
@@ -9,8 +10,21 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The manifest keys that define a run: shards of one run agree on all of them (and on N).
-pub const RUN_KEYS: [&str; 11] =
-    ["program", "version", "kind", "parameters", "seed", "count", "quota", "steering", "overflow", "exclude", "config"];
+pub const RUN_KEYS: [&str; 13] = [
+    "program",
+    "version",
+    "kind",
+    "parameters",
+    "seed",
+    "count",
+    "quota",
+    "steering",
+    "overflow",
+    "exclude",
+    "config",
+    "books",
+    "compress",
+];
 
 /// One finished shard.
 pub struct ShardDir {
@@ -45,6 +59,12 @@ fn read_shard(dir: &Path) -> Result<ShardDir> {
     }
     if !manifest.get("merged_shards").is_none_or(Value::is_null) {
         return Err(refuse(format!("{shown}: this is a merged book, not a shard")));
+    }
+    if Layout::of_manifest(&manifest, &path.display().to_string())?.books == Books::None {
+        return Err(refuse(format!(
+            "{shown}: this shard was made with --books none: its puzzles are in the library it was made for, not \
+             in the folder, so there is nothing to merge (the library holds the whole run)"
+        )));
     }
     let shard: Shard = match manifest.get("shard") {
         Some(v) if !v.is_null() => serde_json::from_value(v.clone())

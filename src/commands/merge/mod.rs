@@ -10,6 +10,13 @@
 //! surplus) go to `overflow.jsonl`. Memory does not grow with the shards' size: one record per
 //! shard is held, the keys and step values go to scratch files.
 //!
+//! The merged book keeps the files the shards keep (`--books`, `--compress`, which they agree
+//! on): a shard that keeps CSV only is read from its CSV rows (a row moved to `overflow.jsonl` is
+//! rebuilt as its JSON object), one that keeps JSON only from its JSON lines, compressed files
+//! decompressed; compressed output ends its frames at the single run's chunk boundaries
+//! (`Frames`), so count-mode shards still merge to the single run's bytes. Shards made with
+//! `--books none` hold no puzzles (theirs went to a library) and are refused.
+//!
 //! Before anything is written, every record of every shard is checked (`verify`): its CSV row
 //! and JSON object agree, and its solution solves its puzzle. A damaged shard is refused (exit
 //! 2) naming the file and line, and no output folder is made.
@@ -20,12 +27,14 @@ mod verify;
 
 use crate::book::calibration::{Calibration, Named, OrderFigures, QuotaFigures, SteeringFigures};
 use crate::book::dedup::Dedup;
+use crate::book::layout::Layout;
 use crate::book::outdir::OutDir;
 use crate::book::{report, BookWriter, Record, Stats};
 use crate::cli::Quota;
 use crate::config::UsageError;
 use crate::grade::{Grade, Thresholds};
 use crate::kinds::{Kind, KindId, KindVisitor};
+use crate::pipeline::batch::next_boundary;
 use anyhow::Result;
 use check::ShardDir;
 use read::{InRecord, Stream};
@@ -96,16 +105,19 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
             .into());
         }
     }
-    let paths = shards.iter().map(|s| s.dir.join("paths.jsonl").exists()).collect::<Vec<_>>();
+    // The shards agree on the layout (`check::RUN_KEYS`); the merged book keeps the same.
+    let layout = Layout::of_manifest(&shards[0].manifest, &shards[0].dir.join("manifest.json").display().to_string())?;
+    let frames = Frames::of_run(&shards[0], order)?;
+    let paths = shards.iter().map(|s| s.dir.join(layout.name("paths.jsonl")).exists()).collect::<Vec<_>>();
     if paths.iter().any(|&p| p != paths[0]) {
         return Err(UsageError("some shards recorded solution paths (--paths) and others did not".into()).into());
     }
     for s in shards {
-        verify::shard::<K>(&s.dir, paths[0])?;
+        verify::shard::<K>(&s.dir, layout, paths[0])?;
     }
     let dir = OutDir::open(out, force, &marker, false)?;
     let staging = dir.staging().to_path_buf();
-    let mut book = BookWriter::create::<K>(&staging, order.is_some(), paths[0])?;
+    let mut book = BookWriter::create::<K>(&staging, layout, order.is_some(), paths[0])?;
     let expected = cals.iter().map(|c| c.candidates.accepted).sum::<u64>();
     let mut dedup = Dedup::create(&staging, Vec::new(), expected)?;
     let mut stats = Stats::new::<K>().in_dir(&staging);
@@ -115,12 +127,22 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
     let mut tally = Tally::default();
     let mut streams = Vec::new();
     for s in shards {
-        streams.push(Stream::book(&s.dir)?);
-        streams.extend(Stream::overflow(&s.dir)?);
+        streams.push(Stream::book(&s.dir, layout)?);
+        streams.extend(Stream::overflow(&s.dir, layout)?);
     }
     let write_started = Instant::now();
-    Merger { order, dedup: &mut dedup, stats: &mut stats, book: &mut book, tally: &mut tally }
-        .merge_records::<K>(&mut streams)?;
+    let mut merger = Merger {
+        order,
+        dedup: &mut dedup,
+        stats: &mut stats,
+        book: &mut book,
+        tally: &mut tally,
+        frames,
+        paths: paths[0],
+    };
+    merger.merge_records::<K>(&mut streams)?;
+    // The run's last chunk boundary, after its last record.
+    book.end_frames()?;
     let write = write_started.elapsed();
 
     let t = &cals[0].thresholds;
@@ -144,6 +166,38 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
     Ok(if short { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
+/// Where the single run's chunks end: a merged book's compressed files end their frames there,
+/// as the run's do (`book::writer`), so merged shards give the single run's bytes.
+struct Frames {
+    /// The run's chunk size (`generate::quota_chunk` of its `[run] chunk` and order).
+    chunk: u64,
+    /// The end of the chunk the records written last belong to.
+    end: u64,
+}
+
+impl Frames {
+    /// The single run's chunks, from a shard's manifest (its configuration as used).
+    fn of_run(shard: &ShardDir, order: Option<Quota>) -> Result<Frames> {
+        let chunk = shard.manifest["config"]["run"]["chunk"].as_u64().filter(|&c| c > 0).ok_or_else(|| {
+            UsageError(format!("{}: the manifest has no config.run.chunk: not a finished shard", shard.dir.display()))
+        })?;
+        let chunk = super::generate::quota_chunk(chunk as usize, order) as u64;
+        Ok(Frames { chunk, end: next_boundary(0, chunk) })
+    }
+
+    /// Before the record of candidate `index`: end the frames if a chunk boundary lies between
+    /// it and the record before.
+    fn before(&mut self, index: u64, book: &mut BookWriter) -> Result<()> {
+        if index < self.end {
+            return Ok(());
+        }
+        while self.end <= index {
+            self.end = next_boundary(self.end, self.chunk);
+        }
+        book.end_frames()
+    }
+}
+
 /// Where the merged records go, and what the merge counts of them.
 struct Merger<'a> {
     order: Option<Quota>,
@@ -151,6 +205,9 @@ struct Merger<'a> {
     stats: &'a mut Stats,
     book: &'a mut BookWriter,
     tally: &'a mut Tally,
+    frames: Frames,
+    /// The shards recorded solution paths.
+    paths: bool,
 }
 
 impl Merger<'_> {
@@ -167,12 +224,13 @@ impl Merger<'_> {
                 return Ok(());
             };
             let rec = std::mem::replace(&mut heads[i], streams[i].next::<K>()?).expect("a record");
-            self.take(rec)?;
+            self.frames.before(rec.index, self.book)?;
+            self.take::<K>(rec)?;
         }
     }
 
     /// One record in candidate order: dropped as a duplicate, or into the book or overflow.
-    fn take(&mut self, rec: InRecord) -> Result<()> {
+    fn take<K: Kind>(&mut self, rec: InRecord) -> Result<()> {
         let tally = &mut *self.tally;
         if self.dedup.contains(rec.canonical)? {
             self.stats.add_duplicate();
@@ -191,15 +249,19 @@ impl Merger<'_> {
         }
         tally.made[level][g] += 1;
         let room = self.order.is_none_or(|q| tally.emitted[g] < q.0[g]);
-        match rec.csv {
-            Some(csv) if room => {
-                self.book.write(rec.grade, &Record { csv, json: rec.json, path: rec.path.map(|p| p.0) })?;
-                tally.emitted[g] += 1;
-            }
-            _ => {
-                self.book.write_overflow(&Record { csv: String::new(), json: rec.json, path: None })?;
-                tally.surplus[g] += 1;
-            }
+        if rec.book && room {
+            let (csv, json) = (rec.csv.unwrap_or_default(), rec.json.unwrap_or_default());
+            self.book.write(rec.grade, &Record { csv, json, path: rec.path.map(|p| p.0) })?;
+            tally.emitted[g] += 1;
+        } else {
+            // overflow.jsonl is JSON: a record of a shard that keeps CSV only is rebuilt as one.
+            let json = match (rec.json, rec.csv) {
+                (Some(json), _) => json,
+                (None, Some(row)) => verify::json_of_row::<K>(&row, self.paths)?,
+                (None, None) => unreachable!("a record is read in one form at least"),
+            };
+            self.book.write_overflow(&Record { csv: String::new(), json, path: None })?;
+            tally.surplus[g] += 1;
         }
         Ok(())
     }
