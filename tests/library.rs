@@ -313,7 +313,7 @@ fn synthetic(src: &Path, dst: &Path, n: usize) {
         v["seed"] = 99.into();
         v["id"] = format!("sudoku-9-99-{i}").into();
         v["canonical"] =
-            format!("{:032x}", (i as u128 + 1) * 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834 % u128::MAX).into();
+            format!("{:032x}", (i as u128 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834)).into();
         out.push_str(&v.to_string());
         out.push('\n');
     }
