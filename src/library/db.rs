@@ -5,17 +5,21 @@
 //!
 //! Safety of the SQLite file: it is never reached through a symbolic link (the file, its
 //! `-wal`, `-shm` and `-journal` are checked, and SQLite opens with `NOFOLLOW`); a file that
-//! is not an SQLite database, or a database that is not a library, is refused before anything
-//! is written to it; a library made by a newer version is refused; one made by an older
-//! version is brought up to date in one transaction.
+//! is not an SQLite database is refused before anything is written to it. Whether a database
+//! is a library, and of which version, `Library::open` asks next (`schema`), before
+//! `Db::prepare` writes anything.
 
-use super::schema;
 use crate::config::UsageError;
 use anyhow::{Context as _, Result};
 use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
-pub use super::postgres::Postgres;
+/// The SQL dialect of a database: the DDL's column types and the catalogue differ.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
 
 /// One value of a row, in or out.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,8 +93,13 @@ pub trait Db {
     fn begin_write(&mut self) -> Result<()>;
     fn commit(&mut self) -> Result<()>;
     fn rollback(&mut self) -> Result<()>;
+    /// Settings that may write (SQLite's journal mode), made once the database is known to be
+    /// a library or empty (`Library::open`).
+    fn prepare(&mut self) -> Result<()> {
+        Ok(())
+    }
     /// The DDL's column types.
-    fn dialect(&self) -> schema::Dialect;
+    fn dialect(&self) -> Dialect;
     /// The library as named in messages.
     fn name(&self) -> &str;
 }
@@ -193,18 +202,7 @@ impl Sqlite {
         let conn = rusqlite::Connection::open_with_flags(path, flags)
             .map_err(|e| anyhow::anyhow!("opening library {shown}: {e}"))?;
         conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
-        let mut db = Sqlite { conn, name: shown };
-        // Read before anything is written: a foreign or newer database is refused untouched.
-        schema::check(&mut db)?;
-        db.conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| anyhow::anyhow!("library {}: {e}", db.name))?;
-        db.conn.pragma_update(None, "synchronous", "FULL")?;
-        db.conn.pragma_update(None, "foreign_keys", "ON")?;
-        // A page cache of up to 256 MB (taken as used): an import's index pages stay in memory
-        // instead of spilling to the log mid-transaction and being read back (a third of an
-        // import's time with the default 2 MB).
-        db.conn.pragma_update(None, "cache_size", -262_144)?;
-        schema::migrate(&mut db)?;
-        Ok(db)
+        Ok(Sqlite { conn, name: shown })
     }
 }
 
@@ -287,8 +285,20 @@ impl Db for Sqlite {
     fn rollback(&mut self) -> Result<()> {
         self.batch("ROLLBACK")
     }
-    fn dialect(&self) -> schema::Dialect {
-        schema::Dialect::Sqlite
+    fn prepare(&mut self) -> Result<()> {
+        self.conn
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| anyhow::anyhow!("library {}: {e}", self.name))?;
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        // A page cache of up to 256 MB (taken as used): an import's index pages stay in memory
+        // instead of spilling to the log mid-transaction and being read back (a third of an
+        // import's time with the default 2 MB).
+        self.conn.pragma_update(None, "cache_size", -262_144)?;
+        Ok(())
+    }
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
     }
     fn name(&self) -> &str {
         &self.name

@@ -30,11 +30,32 @@ pub struct Library {
 impl Library {
     /// Open the library `spec` (a file, or a `postgres://` URL); `create`: make it when there
     /// is none (a command that only reads never makes one).
+    ///
+    /// The same steps for both databases: a connection that writes nothing; what it holds
+    /// read (`schema::check`: another program's database or a newer library is refused
+    /// untouched, and an empty one is not made a library by a command that only reads); the
+    /// settings that may write (`Db::prepare`); and only a library to make or bring up to date
+    /// takes the write lock (`schema::migrate`), so a command that reads never waits for an
+    /// import.
     pub fn open(spec: &str, create: bool) -> Result<Library> {
-        if db::is_postgres(spec) {
-            return Ok(Library { db: Box::new(db::Postgres::open(spec, create)?) });
+        let mut db: Box<dyn Db> = if db::is_postgres(spec) {
+            Box::new(postgres::Postgres::open(spec)?)
+        } else {
+            Box::new(db::Sqlite::open(std::path::Path::new(spec), create)?)
+        };
+        let version = schema::check(db.as_mut())?;
+        if version == 0 && !create {
+            return Err(crate::config::UsageError(format!(
+                "no library in {0}: `library import --library {0} DIR` or `generate --library {0}` makes one",
+                db.name()
+            ))
+            .into());
         }
-        Ok(Library { db: Box::new(db::Sqlite::open(std::path::Path::new(spec), create)?) })
+        db.prepare()?;
+        if version < schema::VERSION {
+            schema::migrate(db.as_mut())?;
+        }
+        Ok(Library { db })
     }
 
     pub fn name(&self) -> &str {
@@ -74,11 +95,11 @@ impl Library {
     /// `PRAGMA integrity_check` of an SQLite library ("ok" when sound); PostgreSQL checks its own.
     pub fn integrity(&mut self) -> Result<String> {
         match self.db.dialect() {
-            schema::Dialect::Sqlite => {
+            db::Dialect::Sqlite => {
                 let rows = self.db.rows("PRAGMA integrity_check", &[])?;
                 Ok(rows.iter().map(|r| r[0].text()).collect::<Vec<_>>().join("; "))
             }
-            schema::Dialect::Postgres => Ok("ok".into()),
+            db::Dialect::Postgres => Ok("ok".into()),
         }
     }
 
@@ -89,14 +110,14 @@ impl Library {
     /// commits, never damage the database).
     pub fn bulk(&mut self) -> Result<()> {
         match self.db.dialect() {
-            schema::Dialect::Sqlite => self.db.batch("PRAGMA synchronous = NORMAL"),
-            schema::Dialect::Postgres => self.db.batch("SET synchronous_commit = off"),
+            db::Dialect::Sqlite => self.db.batch("PRAGMA synchronous = NORMAL"),
+            db::Dialect::Postgres => self.db.batch("SET synchronous_commit = off"),
         }
     }
 
     /// Empty SQLite's write-ahead log into the file (after a large import).
     pub fn checkpoint(&mut self) -> Result<()> {
-        if self.db.dialect() == schema::Dialect::Sqlite {
+        if self.db.dialect() == db::Dialect::Sqlite {
             self.db.batch("PRAGMA wal_checkpoint(TRUNCATE)")?;
         }
         Ok(())

@@ -7,15 +7,15 @@
 //!   advisory lock (`WRITE_LOCK`) held to its end, so two reservations or imports from any
 //!   machines run one after the other, and the second sees what the first committed.
 //! - A database that is not a library (other tables) or a library of a newer version is
-//!   refused before anything is written (`schema::check` runs first, on a bare connection).
+//!   refused before anything is written (`Library::open` runs `schema::check` first, on the
+//!   bare connection `open` makes).
 //! - The password never appears in a message: the library is named by `library::redact`.
 //!
 //! Connections are made without TLS (`sslmode=disable` or the default `prefer`; a URL that
 //! asks for `sslmode=require` is refused when connecting): on another machine, reach the
 //! server through a VPN or an SSH tunnel.
 
-use super::db::{Db, Val, BUSY_TIMEOUT_MS};
-use super::schema;
+use super::db::{Db, Dialect, Val, BUSY_TIMEOUT_MS};
 use crate::config::UsageError;
 use anyhow::Result;
 use bytes::BytesMut;
@@ -124,10 +124,10 @@ fn describe(e: &postgres::Error) -> String {
 }
 
 impl Postgres {
-    /// Connect to the library at `url`; `create`: make the library's tables when the database
-    /// has none (a command that only reads never makes them). A bad URL, a server that cannot
-    /// be reached and a refused login are the user's to fix (exit 2).
-    pub fn open(url: &str, create: bool) -> Result<Postgres> {
+    /// Connect to the library at `url` (`Library::open` then checks what the database holds).
+    /// A bad URL, a server that cannot be reached and a refused login are the user's to fix
+    /// (exit 2).
+    pub fn open(url: &str) -> Result<Postgres> {
         let name = super::redact(url);
         let mut config: Config = url.parse().map_err(|e: postgres::Error| {
             UsageError(format!("--library {name}: not a PostgreSQL URL ({})", describe(&e)))
@@ -159,20 +159,6 @@ impl Postgres {
         // A writer waits for another as long as SQLite's busy timeout; the LIKE patterns'
         // ESCAPE '\' needs standard strings (the default since PostgreSQL 9.1).
         db.batch(&format!("SET lock_timeout = {BUSY_TIMEOUT_MS}; SET standard_conforming_strings = on"))?;
-        // Read before anything is written: a foreign or newer database is refused untouched.
-        let version = schema::check(&mut db)?;
-        if version == 0 && !create {
-            return Err(UsageError(format!(
-                "no library in {0}: `library import --library {0} DIR` or `generate --library {0}` makes one",
-                db.name
-            ))
-            .into());
-        }
-        // Only a library to make or bring up to date takes the write lock (migrate checks again
-        // under it): a command that reads never waits for an import.
-        if version < schema::VERSION {
-            schema::migrate(&mut db)?;
-        }
         Ok(db)
     }
 
@@ -314,8 +300,8 @@ impl Db for Postgres {
         self.staged.clear();
         self.batch("ROLLBACK")
     }
-    fn dialect(&self) -> schema::Dialect {
-        schema::Dialect::Postgres
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
     }
     fn name(&self) -> &str {
         &self.name

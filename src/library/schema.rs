@@ -20,17 +20,11 @@
 //! Migrations are a list: version N is made from version N−1 by `MIGRATIONS[N-1]`, all in
 //! one transaction. A library of a newer version than this program knows is refused.
 
-use super::db::{Db, Val};
+use super::db::{Db, Dialect, Val};
 use crate::config::UsageError;
 use anyhow::Result;
 
 pub const APPLICATION: &str = "puzzle-factory library";
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Dialect {
-    Sqlite,
-    Postgres,
-}
 
 /// The DDL of each version, written with `{id}` (the row id column), `{int}` (a 64-bit
 /// integer) and `{real}` (a double), which each dialect spells its own way. PostgreSQL's
