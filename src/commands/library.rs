@@ -88,11 +88,7 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
                 }
                 (QueryFormat::Ids, Some(p)) => {
                     for x in &p {
-                        let id = serde_json::from_str::<serde_json::Value>(&x.record)?["id"]
-                            .as_str()
-                            .unwrap_or("")
-                            .to_string();
-                        writeln!(stdout, "{id}")?;
+                        writeln!(stdout, "{}", x.id)?;
                     }
                 }
                 (QueryFormat::Counts, Some(p)) => {
@@ -104,8 +100,7 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
                     )?;
                 }
                 (_, None) => {
-                    let mut counts = lib.count(&filter)?;
-                    counts.sort_by_key(|c| (c.kind.clone(), c.shape.clone(), grade_rank(&c.grade)));
+                    let counts = lib.count(&filter)?;
                     writeln!(stdout, "{:<15} {:<8} {:<8} {:>10}", "kind", "shape", "grade", "puzzles")?;
                     for c in &counts {
                         writeln!(stdout, "{:<15} {:<8} {:<8} {:>10}", c.kind, c.shape, c.grade, c.puzzles)?;
@@ -155,8 +150,7 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
         }
         LibraryAction::Stats { library } => {
             let mut lib = Library::open(&library.library, false)?;
-            let mut rows = lib.stats()?;
-            rows.sort_by_key(|r| (r.0.clone(), r.1.clone(), grade_rank(&r.2)));
+            let rows = lib.stats()?;
             let (puzzles, uses, books) = lib.totals()?;
             let mut stdout = std::io::stdout().lock();
             writeln!(
@@ -180,10 +174,6 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
             Ok(if r == "ok" { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
     }
-}
-
-fn grade_rank(g: &str) -> usize {
-    Grade::from_name(g).map_or(9, |g| g.index())
 }
 
 /// The library kinds `--kind` (and `--shape`) select: the Sudoku family is kind
@@ -341,11 +331,7 @@ pub fn write_folder(
     for p in picked {
         jsonl.push_str(&p.record);
         jsonl.push('\n');
-        let g = serde_json::from_str::<serde_json::Value>(&p.record)
-            .ok()
-            .and_then(|v| v["grade"].as_str().and_then(Grade::from_name))
-            .map_or(0, |g| g.index());
-        grades[g].push(&p.record);
+        grades[p.grade.min(3)].push(&p.record);
     }
     let write = |name: &str, bytes: &[u8]| -> Result<()> {
         crate::book::outdir::write_synced(&staging.join(name), bytes).with_context(|| format!("writing {name}"))

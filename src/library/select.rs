@@ -43,6 +43,10 @@ pub struct Filter {
 #[derive(Clone, Debug)]
 pub struct Picked {
     pub row: i64,
+    /// Its puzzle id (the run and the index).
+    pub id: String,
+    /// 0 easy to 3 expert.
+    pub grade: usize,
     pub kind: String,
     pub shape: String,
     pub params: String,
@@ -161,26 +165,31 @@ impl Filter {
     }
 }
 
+/// The columns a `Picked` is made of (`Picked::of`), over `PICKED_FROM`.
+const PICKED: &str = "p.id, r.run, p.idx, p.grade, b.kind, b.shape, r.params, p.record";
+const PICKED_FROM: &str = "puzzles p JOIN boards b ON b.id = p.board JOIN runs r ON r.id = p.run";
+
+impl Picked {
+    /// A puzzle from the `PICKED` columns of a row.
+    fn of(r: &[Val]) -> Picked {
+        Picked {
+            row: r[0].int(),
+            id: format!("{}-{}", r[1].text(), r[2].int()),
+            grade: r[3].int() as usize,
+            kind: r[4].text(),
+            shape: r[5].text(),
+            params: r[6].text(),
+            record: r[7].text(),
+        }
+    }
+}
+
 fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<Picked>> {
     let boards = f.boards(db)?;
     let (clause, mut params) = f.clause(boards.as_deref(), book);
     params.push(Val::Int(n as i64));
-    let sql = format!(
-        "SELECT p.id, b.kind, b.shape, r.params, p.record FROM puzzles p JOIN boards b ON b.id = p.board JOIN runs r ON \
-         r.id = p.run WHERE {clause} ORDER BY p.id LIMIT ?{}",
-        params.len()
-    );
-    Ok(db
-        .rows(&sql, &params)?
-        .into_iter()
-        .map(|r| Picked {
-            row: r[0].int(),
-            kind: r[1].text(),
-            shape: r[2].text(),
-            params: r[3].text(),
-            record: r[4].text(),
-        })
-        .collect())
+    let sql = format!("SELECT {PICKED} FROM {PICKED_FROM} WHERE {clause} ORDER BY p.id LIMIT ?{}", params.len());
+    Ok(db.rows(&sql, &params)?.iter().map(|r| Picked::of(r)).collect())
 }
 
 /// A line of `Library::stats`: kind, shape, grade, puzzles, how many of them a book holds.
@@ -238,9 +247,10 @@ impl Library {
             let had = db.rows("SELECT id FROM books WHERE name = ?1", &[Val::from(book.name.as_str())])?;
             if let Some(row) = had.first() {
                 let rows = db.rows(
-                    "SELECT u.section, p.id, b.kind, b.shape, r.params, p.record FROM uses u JOIN puzzles p ON p.id = \
-                     u.puzzle JOIN boards b ON b.id = p.board JOIN runs r ON r.id = p.run WHERE u.book = ?1 ORDER BY \
-                     u.section, u.number",
+                    &format!(
+                        "SELECT u.section, {PICKED} FROM {PICKED_FROM} JOIN uses u ON u.puzzle = p.id WHERE u.book = \
+                         ?1 ORDER BY u.section, u.number"
+                    ),
                     &[Val::Int(row[0].int())],
                 )?;
                 let mut out: Vec<Option<Vec<Picked>>> =
@@ -248,13 +258,7 @@ impl Library {
                 let mut fits = true;
                 for r in rows {
                     match out.get_mut(r[0].int() as usize).and_then(|s| s.as_mut()) {
-                        Some(list) => list.push(Picked {
-                            row: r[1].int(),
-                            kind: r[2].text(),
-                            shape: r[3].text(),
-                            params: r[4].text(),
-                            record: r[5].text(),
-                        }),
+                        Some(list) => list.push(Picked::of(&r[1..])),
                         None => fits = false,
                     }
                 }
