@@ -81,11 +81,8 @@ pub(super) fn manifest(dir: &Path, what: &str) -> Result<(KindId, serde_json::Va
     let manifest: serde_json::Value =
         serde_json::from_slice(&bytes).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
     let name = manifest["kind"].as_str().unwrap_or_default().to_string();
-    let kind = KindId::ALL
-        .iter()
-        .copied()
-        .find(|k| k.key() == name)
-        .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", path.display())))?;
+    let kind =
+        KindId::from_key(&name).ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", path.display())))?;
     Ok((kind, manifest))
 }
 

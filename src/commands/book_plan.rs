@@ -633,10 +633,9 @@ fn library_picks(l: &Loaded, a: &Args, keep: bool) -> Result<Picks> {
             continue;
         };
         let key = format!("{}: section {} query", l.name, k + 1);
-        let kind =
-            KindId::ALL.iter().copied().find(|id| id.key() == q.kind && *id != KindId::SudokuFamily).ok_or_else(
-                || UsageError(format!("{key}: kind \"{}\": the kinds are sudoku, kenken, kakuro", q.kind)),
-            )?;
+        // A `--kind` name: the family is not one (its boards are shapes of `sudoku`).
+        let kind = <KindId as clap::ValueEnum>::from_str(&q.kind, false)
+            .map_err(|_| UsageError(format!("{key}: kind \"{}\": the kinds are sudoku, kenken, kakuro", q.kind)))?;
         let sel = crate::cli::Selection {
             shape: q.shape.clone(),
             grades: spec.grades.clone(),

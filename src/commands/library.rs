@@ -297,7 +297,7 @@ pub fn one_board(picked: &[Picked]) -> Result<(KindId, serde_json::Value), Usage
             first.kind, first.shape, other.kind, other.shape
         )));
     }
-    let kind = KindId::ALL.iter().copied().find(|k| k.key() == first.kind).ok_or_else(|| {
+    let kind = KindId::from_key(&first.kind).ok_or_else(|| {
         UsageError(format!("the library holds puzzles of kind {}, which this version does not know", first.kind))
     })?;
     let params = serde_json::from_str(&first.params).unwrap_or(serde_json::Value::Null);

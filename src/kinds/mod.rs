@@ -65,6 +65,11 @@ impl KindId {
         }
     }
 
+    /// The kind a manifest (or the library) names by `key`.
+    pub fn from_key(key: &str) -> Option<KindId> {
+        KindId::ALL.iter().copied().find(|k| k.key() == key)
+    }
+
     /// The `--kind` name.
     pub fn name(self) -> &'static str {
         struct Name;

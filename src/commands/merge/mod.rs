@@ -55,10 +55,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool, quiet: bool) -> Result<E
     let shards = check::shards(dirs)?;
     check::out_is_no_shard(out, &shards)?;
     let name = shards[0].manifest["kind"].as_str().unwrap_or_default().to_string();
-    let kind = KindId::ALL
-        .iter()
-        .copied()
-        .find(|k| k.key() == name)
+    let kind = KindId::from_key(&name)
         .ok_or_else(|| UsageError(format!("{}: unknown kind '{name}'", shards[0].dir.display())))?;
     kind.visit(Go(shards, out, force, quiet))
 }
