@@ -20,18 +20,9 @@ records=${2:-300000}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$bin" generate --count 2000 --seed 1 --out run --quiet
-"$bin" library import run --library base.sqlite >/dev/null
-mkdir big && cp run/manifest.json big/
-python3 - run/puzzles.jsonl big/puzzles.jsonl "$records" <<'PY'
-import hashlib, json, sys
-base = [json.loads(l) for l in open(sys.argv[1])]
-with open(sys.argv[2], "w") as out:
-    for i in range(int(sys.argv[3])):
-        r = dict(base[i % len(base)])
-        r.update(id=f"sudoku-9-99-{i}", seed=99, index=i,
-                 canonical=hashlib.blake2b(str(i).encode(), digest_size=16).hexdigest())
-        out.write(json.dumps(r, separators=(",", ":")) + "\n")
-PY
+"$bin" generate --count 2000 --seed 2 --out base --quiet
+"$bin" library import base --library base.sqlite >/dev/null
+"$here/scripts/library-copies.py" run big "$records"
 count() { "$bin" library stats --library "$1" | awk '/^total/ {print $2, $3}'; }
 check() { local c; c=$("$bin" library check --library "$1"); [ "${c##*: }" = ok ] || { echo "FAIL: $c" >&2; exit 1; }; }
 rand_ms() { python3 -c "import random; print(random.randint($1, $2))"; }

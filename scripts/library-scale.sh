@@ -32,29 +32,7 @@ base=$work/base-$n big=$work/big-$m
 
 [ -f "$base/puzzles.jsonl" ] || "$bin" generate --count "$n" --seed 1 --threads 2 --quiet --out "$base"
 if [ ! -f "$big/manifest.json" ]; then
-  mkdir -p "$big"
-  python3 - "$base/puzzles.jsonl" "$big/puzzles.jsonl" "$m" <<'PY'
-import hashlib, json, sys
-src, dst, m = sys.argv[1], sys.argv[2], int(sys.argv[3])
-parts = []
-for line in open(src):
-    r = json.loads(line)
-    idx = f'"index":{r["index"]},'
-    canon = f'"canonical":"{r["canonical"]}"'
-    head, tail = line.rstrip("\n").split(canon)
-    # The id's prefix (kind-shape-seed-), the text between the id and the index, and around the key.
-    pre, rest = head.split(f'"id":"{r["id"]}"')
-    mid, after = rest.split(idx)
-    prefix = r["id"][: -len(str(r["index"]))]
-    parts.append((pre + '"id":"' + prefix, '"' + mid + '"index":', "," + after + '"canonical":"', '"' + tail + "\n"))
-with open(dst, "w", buffering=1 << 24) as out:
-    k = len(parts)
-    for j in range(m):
-        a, b, c, d = parts[j % k]
-        key = hashlib.blake2b(j.to_bytes(8, "little"), digest_size=16).hexdigest()
-        out.write(f"{a}{j}{b}{j}{c}{key}{d}")
-PY
-  cp "$base/manifest.json" "$big/"
+  "$here/scripts/library-copies.py" "$base" "$big" "$m"
 fi
 echo "folder $big: $(du -sh "$big" | cut -f1), $m records"
 

@@ -16,17 +16,7 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work"
 if [ "$held" -gt 0 ]; then
   "$bin" generate --count 2000 --seed 77 --out seedrun --quiet
-  mkdir held && cp seedrun/manifest.json held/
-  python3 - seedrun/puzzles.jsonl held/puzzles.jsonl "$held" <<'PY'
-import hashlib, json, sys
-base = [json.loads(l) for l in open(sys.argv[1])]
-with open(sys.argv[2], "w") as out:
-    for i in range(int(sys.argv[3])):
-        r = dict(base[i % len(base)])
-        r.update(id=f"sudoku-9-99-{i}", seed=99, index=i,
-                 canonical=hashlib.blake2b(str(i).encode(), digest_size=16).hexdigest())
-        out.write(json.dumps(r, separators=(",", ":")) + "\n")
-PY
+  "$here/scripts/library-copies.py" seedrun held "$held"
   "$bin" library import held --library held.sqlite --quiet
   rm -rf held seedrun
 fi
