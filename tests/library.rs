@@ -50,6 +50,20 @@ fn gen(dir: &Path, out: &str, seed: &str, count: &str, more: &[&str]) {
     ok(dir, &args);
 }
 
+/// `generate --quiet ARGS` killed at finishing step `step`, then `--resume`d to the end.
+fn killed_then_resumed(dir: &Path, step: &str, args: &[&str]) {
+    let o = bin()
+        .current_dir(dir)
+        .env("PUZZLE_FACTORY_CRASH_AT", step)
+        .args(["generate", "--quiet"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), None, "{step}: killed");
+    let out = args[args.iter().position(|a| *a == "--out").expect("--out") + 1];
+    ok(dir, &["generate", "--quiet", "--resume", "--out", out]);
+}
+
 fn lines(path: &Path) -> usize {
     std::fs::read_to_string(path).unwrap().lines().count()
 }
@@ -224,25 +238,11 @@ fn generate_with_a_library_makes_no_puzzle_it_holds_and_adds_after_a_kill() {
     // Killed at the commit's steps around the library: the resumed run adds the book once.
     for step in ["sealed", "library-added", "listed"] {
         let out = format!("c-{step}");
-        let o = bin()
-            .current_dir(d)
-            .env("PUZZLE_FACTORY_CRASH_AT", step)
-            .args([
-                "generate",
-                "--quiet",
-                "--count",
-                "60",
-                "--seed",
-                "6",
-                "--out",
-                &out,
-                "--library",
-                &format!("{step}.sqlite"),
-            ])
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), None, "{step}: killed");
-        ok(d, &["generate", "--quiet", "--resume", "--out", &out]);
+        killed_then_resumed(
+            d,
+            step,
+            &["--count", "60", "--seed", "6", "--out", &out, "--library", &format!("{step}.sqlite")],
+        );
         assert_eq!(totals(d, &format!("{step}.sqlite")), (60, 0), "{step}");
         assert_eq!(lines(&d.join(&out).join("puzzles.jsonl")), 60);
         assert_eq!(
@@ -261,27 +261,11 @@ fn books_none_keeps_the_puzzles_in_the_library_only() {
     gen(d, "plain", "12", "300", &["--books", "json", "--compress", "zstd"]);
     for step in ["library-added", "scratch-partly", "scratch-removed"] {
         let (out, lib) = (format!("n-{step}"), format!("n-{step}.sqlite"));
-        let o = bin()
-            .current_dir(d)
-            .env("PUZZLE_FACTORY_CRASH_AT", step)
-            .args([
-                "generate",
-                "--quiet",
-                "--count",
-                "300",
-                "--seed",
-                "12",
-                "--books",
-                "none",
-                "--out",
-                &out,
-                "--library",
-                &lib,
-            ])
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), None, "{step}: killed");
-        ok(d, &["generate", "--quiet", "--resume", "--out", &out]);
+        killed_then_resumed(
+            d,
+            step,
+            &["--count", "300", "--seed", "12", "--books", "none", "--out", &out, "--library", &lib],
+        );
         let kept: Vec<String> = std::fs::read_dir(d.join(&out))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -11,7 +11,8 @@
 //!
 //! Which puzzle files the book keeps, and whether compressed, is the run's `Layout`
 //! (`--books`, `--compress`; `book::layout`), recorded in the manifest and checked on resume.
-//! `--books none` is refused until a library can take the puzzles (`books_need_library`).
+//! `--books none` needs `--library`, which then holds the puzzles (`books_need_library`); the
+//! commit adds the book to the library (`add_to_library`).
 
 mod exclude;
 mod saver;
