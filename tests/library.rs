@@ -383,6 +383,10 @@ fn bad_libraries_and_bad_queries_are_refused_and_change_nothing() {
     assert_eq!(std::fs::read(d.join("other.sqlite")).unwrap(), before);
     // A newer schema.
     ok(d, &["library", "import", "a", "--library", "lib.sqlite"]);
+    let version: String = {
+        let c = rusqlite::Connection::open(d.join("lib.sqlite")).unwrap();
+        c.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0)).unwrap()
+    };
     {
         let c = rusqlite::Connection::open(d.join("lib.sqlite")).unwrap();
         c.execute("UPDATE meta SET value = '99' WHERE key = 'schema'", []).unwrap();
@@ -397,7 +401,7 @@ fn bad_libraries_and_bad_queries_are_refused_and_change_nothing() {
     assert_eq!(std::fs::read(d.join("lib.sqlite")).unwrap(), before);
     {
         let c = rusqlite::Connection::open(d.join("lib.sqlite")).unwrap();
-        c.execute("UPDATE meta SET value = '1' WHERE key = 'schema'", []).unwrap();
+        c.execute("UPDATE meta SET value = ?1 WHERE key = 'schema'", [&version]).unwrap();
         c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
     }
     // Unknown names, bad dates: exit 2, nothing recorded.

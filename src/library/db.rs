@@ -28,6 +28,8 @@ pub enum Val {
     Int(i64),
     Real(f64),
     Text(String),
+    /// Bytes (a pack of records, zstd-compressed).
+    Blob(Vec<u8>),
 }
 
 impl Val {
@@ -36,7 +38,7 @@ impl Val {
             Val::Int(i) => *i,
             Val::Real(r) => *r as i64,
             Val::Text(t) => t.parse().unwrap_or(0),
-            Val::Null => 0,
+            Val::Null | Val::Blob(_) => 0,
         }
     }
     pub fn real(&self) -> f64 {
@@ -44,7 +46,7 @@ impl Val {
             Val::Int(i) => *i as f64,
             Val::Real(r) => *r,
             Val::Text(t) => t.parse().unwrap_or(0.0),
-            Val::Null => 0.0,
+            Val::Null | Val::Blob(_) => 0.0,
         }
     }
     pub fn text(&self) -> String {
@@ -52,7 +54,16 @@ impl Val {
             Val::Text(t) => t.clone(),
             Val::Int(i) => i.to_string(),
             Val::Real(r) => r.to_string(),
+            Val::Blob(b) => String::from_utf8_lossy(b).into_owned(),
             Val::Null => String::new(),
+        }
+    }
+    /// The bytes of a blob (of text, its UTF-8).
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Val::Blob(b) => b,
+            Val::Text(t) => t.as_bytes(),
+            _ => &[],
         }
     }
 }
@@ -214,6 +225,7 @@ impl rusqlite::ToSql for Val {
             Val::Int(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
             Val::Real(r) => ToSqlOutput::Borrowed(ValueRef::Real(*r)),
             Val::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+            Val::Blob(b) => ToSqlOutput::Borrowed(ValueRef::Blob(b)),
         })
     }
 }
@@ -266,7 +278,8 @@ impl Db for Sqlite {
                         ValueRef::Null => Val::Null,
                         ValueRef::Integer(i) => Val::Int(i),
                         ValueRef::Real(r) => Val::Real(r),
-                        ValueRef::Text(t) | ValueRef::Blob(t) => Val::Text(String::from_utf8_lossy(t).into_owned()),
+                        ValueRef::Text(t) => Val::Text(String::from_utf8_lossy(t).into_owned()),
+                        ValueRef::Blob(b) => Val::Blob(b.to_vec()),
                     });
                 }
                 out.push(v);

@@ -203,3 +203,48 @@ mod tests {
         assert_eq!(redact("output/why?.sqlite"), "output/why?.sqlite");
     }
 }
+
+#[cfg(test)]
+mod version_tests {
+    use super::db::{Db, Sqlite, Val};
+    use super::{schema, Library};
+
+    /// A library an older program made (version 1: records in their rows) opens, is brought to
+    /// today's version, keeps its records and takes new ones in packs.
+    #[test]
+    fn a_version_1_library_is_brought_up_to_date_and_keeps_its_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        let record = r#"{"id":"sudoku-9-1-0","kind":"sudoku"}"#;
+        {
+            let mut db = Sqlite::open(&path, true).unwrap();
+            db.prepare().unwrap();
+            schema::migrate_to(&mut db, 1).unwrap();
+            db.batch("INSERT INTO boards (kind, shape) VALUES ('sudoku', '9')").unwrap();
+            db.batch("INSERT INTO runs (run, board, params, seed, added) VALUES ('sudoku-9-1', 1, '{}', '1', 'then')")
+                .unwrap();
+            db.exec(
+                "INSERT INTO puzzles (board, key_hi, key_lo, run, idx, grade, steps, hardest, techniques, record) VALUES \
+                 (1, 5, 6, 1, 0, 2, 100.0, 3, ' x_wing ', ?1)",
+                &[Val::from(record)],
+            )
+            .unwrap();
+            assert!(db.rows("SELECT count(*) FROM sqlite_master WHERE name = 'packs'", &[]).unwrap()[0][0].int() == 0);
+        }
+        let mut lib = Library::open(path.to_str().unwrap(), false).unwrap();
+        assert_eq!(lib.rows("SELECT value FROM meta WHERE key = 'schema'", &[]).unwrap()[0][0].text(), "2");
+        let f = super::select::Filter::default();
+        let picked = lib.select(&f, 10).unwrap();
+        assert_eq!(picked.len(), 1);
+        assert_eq!(picked[0].record, record);
+        assert_eq!(picked[0].id, "sudoku-9-1-0");
+    }
+
+    #[test]
+    fn a_pack_gives_back_its_records() {
+        let lines = ["{\"a\":1}", "{\"b\":\"x\\ny\"}", "{}"];
+        let data = super::import::pack(&lines).unwrap();
+        assert_eq!(super::import::unpack(&data).unwrap(), lines);
+        assert!(super::import::unpack(b"not zstd").is_none());
+    }
+}

@@ -308,7 +308,7 @@ impl Db for Postgres {
     }
 }
 
-/// Column `i` of a row as a `Val`: the integer, float and text types the library's schema
+/// Column `i` of a row as a `Val`: the integer, float, text and bytes types the library's schema
 /// and statements produce (sums are cast to BIGINT in the statements; NUMERIC is not read).
 fn value(row: &postgres::Row, i: usize) -> Result<Val, String> {
     let ty = row.columns()[i].type_();
@@ -323,12 +323,13 @@ fn value(row: &postgres::Row, i: usize) -> Result<Val, String> {
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => {
             row.try_get::<_, Option<String>>(i).map_err(get_err)?.map_or(Val::Null, Val::Text)
         }
+        Type::BYTEA => row.try_get::<_, Option<Vec<u8>>>(i).map_err(get_err)?.map_or(Val::Null, Val::Blob),
         _ => return Err(format!("column {i} is of type {ty}, which the library does not read")),
     })
 }
 
 /// A parameter, in the type the server expects of it: integers into any integer or float
-/// column, floats into float columns, text into text; anything into a text column as text.
+/// column, floats into float columns, text into text, bytes into bytes; anything into a text column as text.
 impl ToSql for Val {
     fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
         let text = matches!(*ty, Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN);
@@ -341,6 +342,7 @@ impl ToSql for Val {
             (Val::Real(r), &Type::FLOAT8) => r.to_sql(ty, out),
             (Val::Real(r), &Type::FLOAT4) => (*r as f32).to_sql(ty, out),
             (Val::Text(t), _) if text => t.as_str().to_sql(ty, out),
+            (Val::Blob(b), &Type::BYTEA) => b.as_slice().to_sql(ty, out),
             (v, _) if text => v.text().as_str().to_sql(ty, out),
             (v, _) => Err(format!("{v:?} cannot be sent as {ty}").into()),
         }
@@ -359,6 +361,7 @@ impl ToSql for Val {
                 | Type::BPCHAR
                 | Type::NAME
                 | Type::UNKNOWN
+                | Type::BYTEA
         )
     }
 

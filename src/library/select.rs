@@ -9,6 +9,7 @@ use super::db::{Db, Val};
 use super::Library;
 use crate::config::UsageError;
 use anyhow::Result;
+use std::collections::HashMap;
 
 /// Which puzzles, by what was used before.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -166,21 +167,52 @@ impl Filter {
 }
 
 /// The columns a `Picked` is made of (`Picked::of`), over `PICKED_FROM`.
-const PICKED: &str = "p.id, r.run, p.idx, p.grade, b.kind, b.shape, r.params, p.record";
+const PICKED: &str = "p.id, r.run, p.idx, p.grade, b.kind, b.shape, r.params, p.record, p.pack, p.slot";
 const PICKED_FROM: &str = "puzzles p JOIN boards b ON b.id = p.board JOIN runs r ON r.id = p.run";
 
 impl Picked {
-    /// A puzzle from the `PICKED` columns of a row.
-    fn of(r: &[Val]) -> Picked {
-        Picked {
+    /// A puzzle from the `PICKED` columns of a row; its record from its pack when the row
+    /// points into one.
+    fn of(r: &[Val], packs: &mut Packs, db: &mut dyn Db) -> Result<Picked> {
+        let record = match (&r[8], &r[9]) {
+            (Val::Int(pack), Val::Int(slot)) => packs.record(db, *pack, *slot as usize)?,
+            _ => r[7].text(),
+        };
+        Ok(Picked {
             row: r[0].int(),
             id: format!("{}-{}", r[1].text(), r[2].int()),
             grade: r[3].int() as usize,
             kind: r[4].text(),
             shape: r[5].text(),
             params: r[6].text(),
-            record: r[7].text(),
+            record,
+        })
+    }
+}
+
+/// Packs read so far, unpacked (a selection's puzzles were mostly added together, so they
+/// share packs); forgotten past `KEEP` of them.
+#[derive(Default)]
+struct Packs(HashMap<i64, Vec<String>>);
+
+impl Packs {
+    const KEEP: usize = 256;
+
+    fn record(&mut self, db: &mut dyn Db, pack: i64, slot: usize) -> Result<String> {
+        if !self.0.contains_key(&pack) {
+            let rows = db.rows("SELECT data FROM packs WHERE id = ?1", &[Val::Int(pack)])?;
+            let data = rows.first().map(|r| r[0].bytes().to_vec()).unwrap_or_default();
+            let records = super::import::unpack(&data)
+                .ok_or_else(|| anyhow::anyhow!("library {}: pack {pack} is missing or damaged", db.name()))?;
+            if self.0.len() >= Self::KEEP {
+                self.0.clear();
+            }
+            self.0.insert(pack, records);
         }
+        self.0[&pack]
+            .get(slot)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("library {}: pack {pack} has no record {slot}", db.name()))
     }
 }
 
@@ -189,7 +221,8 @@ fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<
     let (clause, mut params) = f.clause(boards.as_deref(), book);
     params.push(Val::Int(n as i64));
     let sql = format!("SELECT {PICKED} FROM {PICKED_FROM} WHERE {clause} ORDER BY p.id LIMIT ?{}", params.len());
-    Ok(db.rows(&sql, &params)?.iter().map(|r| Picked::of(r)).collect())
+    let mut packs = Packs::default();
+    db.rows(&sql, &params)?.iter().map(|r| Picked::of(r, &mut packs, db)).collect()
 }
 
 /// A line of `Library::stats`: kind, shape, grade, puzzles, how many of them a book holds.
@@ -256,9 +289,10 @@ impl Library {
                 let mut out: Vec<Option<Vec<Picked>>> =
                     sections.iter().map(|s| s.as_ref().map(|_| Vec::new())).collect();
                 let mut fits = true;
+                let mut packs = Packs::default();
                 for r in rows {
                     match out.get_mut(r[0].int() as usize).and_then(|s| s.as_mut()) {
-                        Some(list) => list.push(Picked::of(&r[1..])),
+                        Some(list) => list.push(Picked::of(&r[1..], &mut packs, db)?),
                         None => fits = false,
                     }
                 }
