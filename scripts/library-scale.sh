@@ -2,7 +2,7 @@
 # The puzzle library at scale: `library import` of one book folder of M records into an SQLite
 # library and into a PostgreSQL library, on one core (`taskset -c 0`), each timed with
 # /usr/bin/time -v: records a second, the SQLite file's size and PostgreSQL's
-# pg_total_relation_size per million records.
+# pg_total_relation_size of the puzzles and their packs per million records.
 #
 # The folder is made once: N real 9x9 Sudoku (`generate --count N --seed 1 --threads 2`), then
 # M records copied from them in turn, each with a fresh id, index and canonical key (the key a
@@ -92,9 +92,10 @@ if [ -n "${PG_URL:-}" ]; then
   wait "$sampler"
   if [ "${REIMPORT:-}" = 1 ]; then backend_cpu & sampler=$!; timed postgres-again "$url"; wait "$sampler"; fi
   [ -n "${PG_SERVER_PID:-}" ] && taskset -a -p -c "0-$(($(nproc) - 1))" "$PG_SERVER_PID" >/dev/null
-  psql "$url" -qAtF ' ' -c "SELECT pg_total_relation_size('puzzles'), pg_database_size(current_database())" |
+  psql "$url" -qAtF ' ' -c "SELECT pg_total_relation_size('puzzles') + pg_total_relation_size('packs'), \
+pg_database_size(current_database())" |
     while read -r rel dbsize; do
-      python3 -c "print(f'postgres: puzzles {$rel / 1e9:.2f} GB (pg_total_relation_size: table, TOAST, indexes), \
-{$rel / 1e6 / ($m / 1e6):.0f} MB per million records; whole database {$dbsize / 1e9:.2f} GB')"
+      python3 -c "print(f'postgres: puzzles and packs {$rel / 1e9:.2f} GB (pg_total_relation_size: tables, TOAST, \
+indexes), {$rel / 1e6 / ($m / 1e6):.0f} MB per million records; whole database {$dbsize / 1e9:.2f} GB')"
     done
 fi
