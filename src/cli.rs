@@ -5,6 +5,7 @@
 
 use crate::book::layout::{Books, Compress};
 use crate::kinds::{Kind, KindId, KindVisitor};
+use crate::pipeline::order::{Quota, Shard};
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 /// How `calibrate` fits the thresholds.
@@ -400,7 +401,7 @@ pub enum Command {
         input: Option<PathBuf>,
         /// `text`: numbered steps per puzzle; `json`: one object per puzzle and line (SPEC.md).
         #[arg(long, value_enum, default_value = "text")]
-        format: crate::commands::PathFormat,
+        format: PathFormat,
     },
     /// The next step for a puzzle with the digits entered so far: lines `PUZZLE` or
     /// `PUZZLE<TAB>CURRENT`, CURRENT the grid so far (Sudoku: a line of n² symbols, `.` blank;
@@ -414,7 +415,7 @@ pub enum Command {
         reveal: bool,
         /// `text` or `json` (`{"line", "wrong", "step"}`, SPEC.md).
         #[arg(long, value_enum, default_value = "text")]
-        format: crate::commands::PathFormat,
+        format: PathFormat,
     },
     /// Fit grade thresholds k1<k2<k3 to labelled reference puzzles and print the agreement.
     Calibrate {
@@ -473,49 +474,6 @@ pub enum Command {
     },
 }
 
-/// Shard `k` of `n` of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Shard {
-    pub k: u64,
-    pub n: u64,
-}
-
-impl Shard {
-    /// Candidate `j` of this shard's own sequence: candidate `j·n + k` of the run.
-    pub fn candidate(&self, j: u64) -> u64 {
-        j * self.n + self.k
-    }
-
-    /// How many of the run's first `count` candidates are this shard's.
-    pub fn local_count(&self, count: u64) -> u64 {
-        if count > self.k {
-            (count - self.k).div_ceil(self.n)
-        } else {
-            0
-        }
-    }
-
-    /// This shard's part of an order: an equal share of each grade's quota (the remainder to
-    /// the lowest K, starting at a different K per grade), plus a reserve of 2% of the share
-    /// (at least 1) so that the merge still fills every quota when it drops duplicates found
-    /// across shards. Without the reserve the shares add up to the order.
-    pub fn share(&self, order: Quota, reserve: bool) -> Quota {
-        let mut q = [0; 4];
-        for (g, (out, &total)) in q.iter_mut().zip(&order.0).enumerate() {
-            let extra = u64::from((self.k + self.n - g as u64 % self.n) % self.n < total % self.n);
-            let share = total / self.n + extra;
-            *out = share + if reserve && share > 0 { share.div_ceil(50) } else { 0 };
-        }
-        Quota(q)
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.k, self.n)
-    }
-}
-
 /// `K/N`, or `auto` from a Slurm array task's environment.
 pub fn parse_shard(text: &str) -> Result<Shard, String> {
     let t = text.trim();
@@ -551,16 +509,6 @@ fn check_shard(k: u64, n: u64) -> Result<Shard, String> {
         return Err(format!("K must be 0 to N-1 = {}, got {k}", n - 1));
     }
     Ok(Shard { k, n })
-}
-
-/// A quota per grade, in `Grade::ALL` order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Quota(pub [u64; 4]);
-
-impl Quota {
-    pub fn total(&self) -> u64 {
-        self.0.iter().sum()
-    }
 }
 
 fn parse_quota(text: &str) -> Result<Quota, String> {
@@ -756,6 +704,13 @@ pub enum LibraryAction {
         #[command(flatten)]
         library: LibraryArg,
     },
+}
+
+/// `--format` of `explain` and `hint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PathFormat {
+    Text,
+    Json,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 
 use super::lines::{process_records, unique_solution};
 use crate::book::record::round_steps;
+use crate::cli::PathFormat;
 use crate::config::RunConfig;
 use crate::kinds::{GradeKey, Kind};
 use crate::rate::{bottleneck, PathStep, Trace};
@@ -13,13 +14,6 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// `--format` of `explain` and `hint`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PathFormat {
-    Text,
-    Json,
-}
 
 /// A puzzle's rating with its path.
 pub struct Explained {

@@ -19,8 +19,6 @@ use clap::parser::ValueSource;
 use generate::state::SavedRun;
 use std::process::ExitCode;
 
-pub use explain::PathFormat;
-
 /// Run the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     struct Run(Cli, Option<SavedRun>);
@@ -132,7 +130,7 @@ fn resume_command_line(cli: Cli) -> Result<(Cli, Option<SavedRun>)> {
 
 /// The command line to save with a run: `--shard auto` as the K/N it stood for, so that a
 /// resume outside the Slurm task (or in another one) continues the same shard.
-fn resolved_argv(argv: &[String], shard: Option<crate::cli::Shard>) -> Vec<String> {
+fn resolved_argv(argv: &[String], shard: Option<crate::pipeline::order::Shard>) -> Vec<String> {
     let Some(s) = shard else { return argv.to_vec() };
     let mut out = Vec::with_capacity(argv.len());
     let mut after_flag = false;
@@ -164,7 +162,7 @@ fn defines_a_run(m: &clap::ArgMatches, out: &std::path::Path) -> Result<(), Usag
     )))
 }
 
-fn shard_of(c: &Command) -> Option<crate::cli::Shard> {
+fn shard_of(c: &Command) -> Option<crate::pipeline::order::Shard> {
     match c {
         Command::Generate { shard, .. } => *shard,
         _ => None,

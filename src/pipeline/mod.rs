@@ -4,6 +4,7 @@
 //! thread runs it or when. The ordered-chunk driver is in `batch`.
 
 pub mod batch;
+pub mod order;
 
 use crate::config::TargetSection;
 use crate::grade::{Grade, Thresholds};
@@ -23,7 +24,7 @@ pub struct Context<K: Kind> {
     /// The parameters of each steering level, 0 (`params`) to `K::STEER_LEVELS`.
     pub steered: Vec<K::Params>,
     /// A shard's run goes through its own sequence of the run's candidates.
-    pub shard: Option<crate::cli::Shard>,
+    pub shard: Option<order::Shard>,
     /// Grade targeting (`[target]`; attempts 0 = off).
     pub target: TargetSection,
     /// How candidates are rated and what is recorded (techniques switched off, paths,

@@ -25,12 +25,12 @@ use crate::book::layout::{Books, Layout};
 use crate::book::outdir::{crash_point, OutDir, Resume};
 use crate::book::report;
 use crate::book::{BookWriter, Calibration, Record, Stats};
-use crate::cli::{Quota, Shard};
 use crate::config::RunConfig;
 use crate::config::UsageError;
 use crate::grade::Grade;
 use crate::kinds::{GradeKey, Kind};
 use crate::pipeline::batch::{self, Boundary, Ended};
+use crate::pipeline::order::{Quota, Shard};
 use crate::pipeline::{Constraint, Context, Processed};
 use crate::rate::{Technique, Trace};
 use anyhow::Result;
@@ -369,7 +369,7 @@ fn new_sink<'a, K: Kind>(
 /// took 1.23 s instead of 0.69. Every candidate makes at most one puzzle, so the loss stays
 /// under a quarter of the work. A function of the run's settings, so a resumed run sees the
 /// same chunks.
-pub fn quota_chunk(chunk: usize, quota: Option<crate::cli::Quota>) -> usize {
+pub fn quota_chunk(chunk: usize, quota: Option<crate::pipeline::order::Quota>) -> usize {
     match quota {
         Some(q) => chunk.min((q.total() / 4).next_power_of_two().max(batch::MIN_CHUNK) as usize),
         None => chunk,
@@ -658,7 +658,7 @@ mod missing_tests {
 
 #[cfg(test)]
 mod chunk_tests {
-    use crate::cli::Quota;
+    use crate::pipeline::order::Quota;
 
     #[test]
     fn quota_runs_take_chunks_of_at_most_a_quarter_of_the_order() {

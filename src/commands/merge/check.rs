@@ -3,8 +3,8 @@
 
 use crate::book::layout::{Books, Layout};
 use crate::book::outdir::{resolve, saved_state};
-use crate::cli::Shard;
 use crate::config::UsageError;
+use crate::pipeline::order::Shard;
 use anyhow::Result;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -14,6 +14,7 @@ mod scan_cache;
 pub mod singles;
 pub mod solve;
 pub mod steer;
+mod step;
 pub mod techniques;
 
 use super::{Generated, Kind, KindId, Rated, Reject, Solved};

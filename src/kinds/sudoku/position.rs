@@ -41,12 +41,13 @@ pub struct Position {
     pub(super) fish: Option<super::scan_cache::FishCache>,
 }
 
-/// One move of the rater: place a digit, or remove some digits from some cells; `from` is the
-/// pattern the removal rests on (solution paths).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    Place { cell: u8, digit: u8 },
-    Remove { cells: Cells, digits: DigitSet, from: Cells },
+pub use super::step::Step;
+
+impl Drop for Position {
+    /// Its scan caches go to the next position rated on this thread (`scan_cache::give_back`).
+    fn drop(&mut self) {
+        super::scan_cache::give_back(self.subsets.take(), self.fish.take());
+    }
 }
 
 impl Position {

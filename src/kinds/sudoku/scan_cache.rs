@@ -3,7 +3,7 @@
 //! position to the next on a thread.
 
 use super::geometry::Cells;
-use super::position::{Position, Step};
+use super::step::Step;
 use crate::rate::Tally;
 
 /// One scan's result over part of the position (a house for a subset technique, a digit for a
@@ -70,7 +70,7 @@ impl SubsetCache {
 }
 
 /// The caches of the last position rated on this thread, handed to the next one when it first
-/// needs them (`Position`'s `drop`): made anew for every rating, their 12 KB were allocated,
+/// needs them (`give_back`, from `Position`'s `drop`): made anew for every rating, their 12 KB were allocated,
 /// filled and freed per puzzle, 2-3% of a generation run's time (perf).
 #[derive(Default)]
 struct Spare {
@@ -82,17 +82,15 @@ thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
 }
 
-impl Drop for Position {
-    fn drop(&mut self) {
-        let (subsets, fish) = (self.subsets.take(), self.fish.take());
-        if subsets.is_some() || fish.is_some() {
-            // `try_with`: a position dropped while the thread exits just frees its caches.
-            let _ = SPARE.try_with(|s| {
-                if let Ok(mut s) = s.try_borrow_mut() {
-                    s.subsets = s.subsets.take().or(subsets);
-                    s.fish = s.fish.take().or(fish);
-                }
-            });
-        }
+/// A dropped position's caches, kept for the next one rated on this thread.
+pub(super) fn give_back(subsets: Option<SubsetCache>, fish: Option<FishCache>) {
+    if subsets.is_some() || fish.is_some() {
+        // `try_with`: a position dropped while the thread exits just frees its caches.
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                s.subsets = s.subsets.take().or(subsets);
+                s.fish = s.fish.take().or(fish);
+            }
+        });
     }
 }

@@ -232,7 +232,7 @@ impl Kind for Family {
     }
 
     fn solve(p: &FamilyPuzzle, limit: usize) -> Solved<Vec<u8>> {
-        let c = solve::count_solutions_deduced(&p.shape, &p.givens, limit);
+        let c = techniques::count_solutions_deduced(&p.shape, &p.givens, limit);
         Solved { count: c.count, first: c.first, undecided: c.undecided }
     }
 

@@ -22,7 +22,7 @@ pub struct Position {
     /// Per cell: the cells that cannot share its digit (peers and cage mates).
     pub blockers: Arc<Vec<Vec<u16>>>,
     /// Killer boards: the 45 rule's tables (single houses, groups), fixed by the board.
-    pub rule45: Option<Arc<[Vec<super::techniques::Rule45>; 2]>>,
+    pub rule45: Option<Arc<[Vec<super::shape::Rule45>; 2]>>,
     /// Killer boards: the digit sets of each cage (looked up once, not at every look).
     pub cage_sets: Option<Arc<Vec<Arc<Vec<super::shape::Mask>>>>>,
     /// Killer boards: the houses each cage meets and which of them each cell lies in (fixed by

@@ -64,9 +64,9 @@ pub struct Shape {
     /// For each overlap (a, b): the shared cells and those of a alone, in a's order, and those
     /// of b alone, in b's order.
     pub overlap_parts: Vec<[Vec<u16>; 3]>,
-    /// Killer boards: the 45 rule's tables (`techniques::rule45_tables`), built at the first
+    /// Killer boards: the 45 rule's tables (`rule45_tables`), built at the first
     /// use and shared by the counter and the rater.
-    rule45: std::sync::OnceLock<std::sync::Arc<[Vec<super::techniques::Rule45>; 2]>>,
+    rule45: std::sync::OnceLock<std::sync::Arc<[Vec<Rule45>; 2]>>,
 }
 
 impl PartialEq for Shape {
@@ -245,8 +245,8 @@ impl Shape {
     }
 
     /// The 45 rule's tables of the board: single houses, groups of houses.
-    pub fn rule45(&self) -> std::sync::Arc<[Vec<super::techniques::Rule45>; 2]> {
-        self.rule45.get_or_init(|| std::sync::Arc::new(super::techniques::rule45_tables(self))).clone()
+    pub fn rule45(&self) -> std::sync::Arc<[Vec<Rule45>; 2]> {
+        self.rule45.get_or_init(|| std::sync::Arc::new(rule45_tables(self))).clone()
     }
 
     /// The same board without its cages.
@@ -358,6 +358,113 @@ pub fn neighbours(n: usize, c: usize) -> impl Iterator<Item = usize> {
 /// Digits of a mask as a `DigitSet` when they fit (n ≤ 15), for the shared cage tables.
 pub fn small_set(m: Mask) -> Option<DigitSet> {
     (m < 1 << 16).then(|| DigitSet::from_bits(m as u16))
+}
+
+/// The groups of houses the multi-house 45 rule looks at: 2 and 3 adjacent rows, 2 and 3
+/// adjacent columns, and pairs of regions that share a border.
+pub fn house_groups(shape: &Shape) -> Vec<Vec<usize>> {
+    let n = shape.n;
+    let mut out = Vec::new();
+    for width in 2..=3 {
+        for first in [0, n] {
+            for i in 0..=n - width {
+                out.push((first + i..first + i + width).collect());
+            }
+        }
+    }
+    let region = |c: usize| 2 * n + shape.regions[c] as usize;
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for c in 0..n * n {
+        for o in neighbours(n, c) {
+            let (a, b) = (region(c), region(o));
+            if a < b {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    out.extend(pairs.into_iter().map(|(a, b)| vec![a, b]));
+    out
+}
+
+/// The 45 rule over one group of houses, as far as the board alone decides it: the houses, then
+/// the innies (cells of the union outside the cages lying wholly in it) with their sum, and the
+/// outies (cells outside the union of the cages sticking out of it) with theirs, the latter
+/// only when every cell of the union is caged (else the innies' sum is not the partial cages'
+/// part alone). The position subtracts its placed digits (`innies_outies`).
+#[derive(Debug)]
+pub struct Rule45 {
+    pub houses: Vec<usize>,
+    pub sides: [Option<(Vec<usize>, i64)>; 2],
+    /// The sides' cells as bit sets, on boards of up to 128 cells (else 0): with the
+    /// position's open cells (`Position::open_bits`), how many are left without a look at each.
+    pub masks: [u128; 2],
+}
+
+/// The 45-rule table of single houses (rows, columns, regions: not the diagonals) and of the
+/// `house_groups`, built once per board (`Shape::rule45`) instead of at every look.
+pub fn rule45_tables(shape: &Shape) -> [Vec<Rule45>; 2] {
+    let singles: Vec<Vec<usize>> =
+        (0..shape.houses.len()).filter(|&h| shape.house_kind[h] != HouseKind::Diagonal).map(|h| vec![h]).collect();
+    let groups = house_groups(shape);
+    let singles = singles.into_iter().map(|h| rule45_of(shape, h)).collect();
+    let multi = groups.into_iter().map(|g| rule45_of(shape, g)).collect();
+    [singles, multi]
+}
+
+/// The 45 rule over the union of `houses` (disjoint, each holding every digit once), as the
+/// board alone decides it (`Rule45`).
+pub fn rule45_of(shape: &Shape, houses: Vec<usize>) -> Rule45 {
+    let n = shape.n as i64;
+    let mut inside = vec![false; shape.cells()];
+    let mut seen = vec![false; shape.cages.len()];
+    for &h in &houses {
+        for &c in &shape.houses[h] {
+            inside[c as usize] = true;
+        }
+    }
+    let total = houses.len() as i64 * n * (n + 1) / 2;
+    // Cages touching the union: wholly inside, or sticking out.
+    let (mut whole_sum, mut partial_sum) = (0i64, 0i64);
+    let (mut innies, mut outies) = (Vec::new(), Vec::new());
+    let mut uncaged = false;
+    for &h in &houses {
+        for &c in &shape.houses[h] {
+            let k = shape.cage_of[c as usize];
+            if k == u16::MAX {
+                innies.push(c as usize);
+                uncaged = true;
+                continue;
+            }
+            if std::mem::replace(&mut seen[k as usize], true) {
+                continue;
+            }
+            let cage = &shape.cages[k as usize];
+            if cage.cells.iter().all(|&x| inside[x as usize]) {
+                whole_sum += cage.sum as i64;
+            } else {
+                partial_sum += cage.sum as i64;
+                for &x in &cage.cells {
+                    if inside[x as usize] {
+                        innies.push(x as usize);
+                    } else {
+                        outies.push(x as usize);
+                    }
+                }
+            }
+        }
+    }
+    let innie_sum = total - whole_sum;
+    let outie_sum = partial_sum - innie_sum;
+    let side = |cells: Vec<usize>, sum: i64| (!cells.is_empty()).then_some((cells, sum));
+    let sides = [side(innies, innie_sum), if uncaged { None } else { side(outies, outie_sum) }];
+    let mask = |s: &Option<(Vec<usize>, i64)>| match s {
+        Some((cells, _)) if shape.cells() <= 128 => cells.iter().fold(0u128, |m, &c| m | 1 << c),
+        _ => 0,
+    };
+    let masks = [mask(&sides[0]), mask(&sides[1])];
+    Rule45 { houses, sides, masks }
 }
 
 #[cfg(test)]

@@ -74,7 +74,7 @@ fn sums(shape: &Shape) -> SumList {
     for h in 0..shape.houses.len() {
         let own;
         let rule = if shape.house_kind[h] == super::shape::HouseKind::Diagonal {
-            own = super::techniques::rule45_of(shape, vec![h]);
+            own = super::shape::rule45_of(shape, vec![h]);
             &own
         } else {
             singles.next().expect("a 45-rule entry per house")
@@ -98,7 +98,7 @@ fn sums(shape: &Shape) -> SumList {
 
 /// Sums over cells that may repeat digits, for the search only (killer boards): the 45 rule's
 /// outies of single houses and innies and outies of the groups of houses the rater's
-/// `innies_outies_multi` looks at (`super::techniques::rule45_tables`), up to `MAX_CELLS` cells;
+/// `innies_outies_multi` looks at (`super::shape::rule45_tables`), up to `MAX_CELLS` cells;
 /// bounds propagation (`Solver::bound`).
 fn bounds(shape: &Shape) -> Vec<(Vec<u16>, i64)> {
     const MAX_CELLS: usize = 5;
@@ -773,7 +773,7 @@ pub fn count_solutions(shape: &Shape, givens: &[u8], limit: usize, budget: u64) 
 }
 
 /// Count the solutions from starting candidates (None: the givens clash), propagated first.
-fn count_from(mut solver: Solver, cand: Option<Cands>, limit: usize) -> Count {
+pub(super) fn count_from(mut solver: Solver, cand: Option<Cands>, limit: usize) -> Count {
     let mut out = Count { count: 0, first: None, undecided: false, nodes: 0 };
     if let Some(mut cand) = cand {
         if solver.propagate(&mut cand) {
@@ -782,39 +782,6 @@ fn count_from(mut solver: Solver, cand: Option<Cands>, limit: usize) -> Count {
     }
     out.nodes = solver.nodes;
     out
-}
-
-/// Count like `count_solutions` with `BUDGET` nodes (`solve` and `rate` inputs), trying two
-/// cheaper searches first. The plain search gets 1/32 of the budget; if that does not settle
-/// it, a search gets 1/4 from what the rater's deductions below trial leave: every technique
-/// there (subsets, fish, wings, cage and 45-rule reasoning) removes only candidates that no
-/// solution uses, so the reduced grid has the puzzle's solutions, and a 25×25 puzzle needing
-/// pairs and triples (Solo's "advanced"), where the plain search branched through a million
-/// nodes, leaves little to branch on. Only if that is undecided too does the plain search run
-/// with the whole budget: the deduced grid's search order can be the worse one (a 25×25 puzzle
-/// with two solutions: the plain search found both in 8 s, the deduced one not in a million
-/// nodes), so nothing the plain count settled within `BUDGET` is left undecided.
-pub fn count_solutions_deduced(shape: &std::sync::Arc<Shape>, givens: &[u8], limit: usize) -> Count {
-    let plain = count_solutions(shape, givens, limit, BUDGET / 32);
-    if !plain.undecided {
-        return plain;
-    }
-    use crate::rate::{level_mask, rate_traced, Trace};
-    // The position audits steps against a solution; none is known here (no step reads it with
-    // trial off), so an empty one.
-    let mut pos = super::position::Position::new(shape.clone(), givens, &vec![0; shape.cells()]);
-    let mut trace = Trace { off: level_mask::<super::techniques::Tech>(|l| l == 6), ..Trace::default() };
-    rate_traced(&mut pos, Some(&mut trace));
-    // A cell left without candidates: no solution (propagation would say the same).
-    let cand = Some(pos.counter_cands()).filter(|c| c.iter().all(|&m| m != 0));
-    let mut deduced = count_from(Solver::new(shape, BUDGET / 4), cand, limit);
-    deduced.nodes += plain.nodes;
-    if !deduced.undecided {
-        return deduced;
-    }
-    let mut last = count_solutions(shape, givens, limit, BUDGET);
-    last.nodes += deduced.nodes;
-    last
 }
 
 /// A random full grid of the board (cages ignored), or None if the budget ran out.

@@ -18,8 +18,8 @@
 //! by the tests over many generated puzzles.
 
 use super::position::{Position, Step};
-use super::shape::{full, HouseKind, Mask, MAX_N};
-use super::solve::Solver;
+use super::shape::{full, HouseKind, Mask, Rule45, Shape, MAX_N};
+use super::solve::{self, Solver};
 use crate::common::combos::binom;
 use crate::common::latin;
 use crate::rate::{fish_unit, Effect, Solving, Tally, Technique};
@@ -683,113 +683,6 @@ impl Position {
     }
 }
 
-/// The groups of houses the multi-house 45 rule looks at: 2 and 3 adjacent rows, 2 and 3
-/// adjacent columns, and pairs of regions that share a border.
-pub fn house_groups(shape: &super::shape::Shape) -> Vec<Vec<usize>> {
-    let n = shape.n;
-    let mut out = Vec::new();
-    for width in 2..=3 {
-        for first in [0, n] {
-            for i in 0..=n - width {
-                out.push((first + i..first + i + width).collect());
-            }
-        }
-    }
-    let region = |c: usize| 2 * n + shape.regions[c] as usize;
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for c in 0..n * n {
-        for o in super::shape::neighbours(n, c) {
-            let (a, b) = (region(c), region(o));
-            if a < b {
-                pairs.push((a, b));
-            }
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    out.extend(pairs.into_iter().map(|(a, b)| vec![a, b]));
-    out
-}
-
-/// The 45 rule over one group of houses, as far as the board alone decides it: the houses, then
-/// the innies (cells of the union outside the cages lying wholly in it) with their sum, and the
-/// outies (cells outside the union of the cages sticking out of it) with theirs, the latter
-/// only when every cell of the union is caged (else the innies' sum is not the partial cages'
-/// part alone). The position subtracts its placed digits (`innies_outies`).
-#[derive(Debug)]
-pub struct Rule45 {
-    pub houses: Vec<usize>,
-    pub sides: [Option<(Vec<usize>, i64)>; 2],
-    /// The sides' cells as bit sets, on boards of up to 128 cells (else 0): with the
-    /// position's open cells (`Position::open_bits`), how many are left without a look at each.
-    pub masks: [u128; 2],
-}
-
-/// The 45-rule table of single houses (rows, columns, regions: not the diagonals) and of the
-/// `house_groups`, built once per board (`Shape::rule45`) instead of at every look.
-pub fn rule45_tables(shape: &super::shape::Shape) -> [Vec<Rule45>; 2] {
-    let singles: Vec<Vec<usize>> =
-        (0..shape.houses.len()).filter(|&h| shape.house_kind[h] != HouseKind::Diagonal).map(|h| vec![h]).collect();
-    let groups = house_groups(shape);
-    let singles = singles.into_iter().map(|h| rule45_of(shape, h)).collect();
-    let multi = groups.into_iter().map(|g| rule45_of(shape, g)).collect();
-    [singles, multi]
-}
-
-/// The 45 rule over the union of `houses` (disjoint, each holding every digit once), as the
-/// board alone decides it (`Rule45`).
-pub fn rule45_of(shape: &super::shape::Shape, houses: Vec<usize>) -> Rule45 {
-    let n = shape.n as i64;
-    let mut inside = vec![false; shape.cells()];
-    let mut seen = vec![false; shape.cages.len()];
-    for &h in &houses {
-        for &c in &shape.houses[h] {
-            inside[c as usize] = true;
-        }
-    }
-    let total = houses.len() as i64 * n * (n + 1) / 2;
-    // Cages touching the union: wholly inside, or sticking out.
-    let (mut whole_sum, mut partial_sum) = (0i64, 0i64);
-    let (mut innies, mut outies) = (Vec::new(), Vec::new());
-    let mut uncaged = false;
-    for &h in &houses {
-        for &c in &shape.houses[h] {
-            let k = shape.cage_of[c as usize];
-            if k == u16::MAX {
-                innies.push(c as usize);
-                uncaged = true;
-                continue;
-            }
-            if std::mem::replace(&mut seen[k as usize], true) {
-                continue;
-            }
-            let cage = &shape.cages[k as usize];
-            if cage.cells.iter().all(|&x| inside[x as usize]) {
-                whole_sum += cage.sum as i64;
-            } else {
-                partial_sum += cage.sum as i64;
-                for &x in &cage.cells {
-                    if inside[x as usize] {
-                        innies.push(x as usize);
-                    } else {
-                        outies.push(x as usize);
-                    }
-                }
-            }
-        }
-    }
-    let innie_sum = total - whole_sum;
-    let outie_sum = partial_sum - innie_sum;
-    let side = |cells: Vec<usize>, sum: i64| (!cells.is_empty()).then_some((cells, sum));
-    let sides = [side(innies, innie_sum), if uncaged { None } else { side(outies, outie_sum) }];
-    let mask = |s: &Option<(Vec<usize>, i64)>| match s {
-        Some((cells, _)) if shape.cells() <= 128 => cells.iter().fold(0u128, |m, &c| m | 1 << c),
-        _ => 0,
-    };
-    let masks = [mask(&sides[0]), mask(&sides[1])];
-    Rule45 { houses, sides, masks }
-}
-
 impl Solving for Position {
     type Tech = Tech;
     type Step = Step;
@@ -937,4 +830,36 @@ impl Solving for Position {
             }
         }
     }
+}
+/// Count like `count_solutions` with `BUDGET` nodes (`solve` and `rate` inputs), trying two
+/// cheaper searches first. The plain search gets 1/32 of the budget; if that does not settle
+/// it, a search gets 1/4 from what the rater's deductions below trial leave: every technique
+/// there (subsets, fish, wings, cage and 45-rule reasoning) removes only candidates that no
+/// solution uses, so the reduced grid has the puzzle's solutions, and a 25×25 puzzle needing
+/// pairs and triples (Solo's "advanced"), where the plain search branched through a million
+/// nodes, leaves little to branch on. Only if that is undecided too does the plain search run
+/// with the whole budget: the deduced grid's search order can be the worse one (a 25×25 puzzle
+/// with two solutions: the plain search found both in 8 s, the deduced one not in a million
+/// nodes), so nothing the plain count settled within `BUDGET` is left undecided.
+pub fn count_solutions_deduced(shape: &std::sync::Arc<Shape>, givens: &[u8], limit: usize) -> solve::Count {
+    let plain = solve::count_solutions(shape, givens, limit, solve::BUDGET / 32);
+    if !plain.undecided {
+        return plain;
+    }
+    use crate::rate::{level_mask, rate_traced, Trace};
+    // The position audits steps against a solution; none is known here (no step reads it with
+    // trial off), so an empty one.
+    let mut pos = Position::new(shape.clone(), givens, &vec![0; shape.cells()]);
+    let mut trace = Trace { off: level_mask::<Tech>(|l| l == 6), ..Trace::default() };
+    rate_traced(&mut pos, Some(&mut trace));
+    // A cell left without candidates: no solution (propagation would say the same).
+    let cand = Some(pos.counter_cands()).filter(|c| c.iter().all(|&m| m != 0));
+    let mut deduced = solve::count_from(Solver::new(shape, solve::BUDGET / 4), cand, limit);
+    deduced.nodes += plain.nodes;
+    if !deduced.undecided {
+        return deduced;
+    }
+    let mut last = solve::count_solutions(shape, givens, limit, solve::BUDGET);
+    last.nodes += deduced.nodes;
+    last
 }
