@@ -151,7 +151,7 @@ pub fn check(db: &mut dyn Db) -> Result<i64> {
         .into());
     }
     let version: i64 = get("schema").and_then(|v| v.parse().ok()).unwrap_or(-1);
-    if version > VERSION || version < 1 {
+    if !(1..=VERSION).contains(&version) {
         return Err(UsageError(format!(
             "library {} has schema version {version}, made by a newer puzzle-factory (this one reads versions 1 to \
              {VERSION}): use that version, or a newer one; nothing was written to it",
