@@ -61,8 +61,8 @@ pub struct Shape {
     /// Pairs of houses sharing two or more cells (box and line, region and line, region or
     /// line and diagonal): where pointing and claiming apply.
     pub overlaps: Vec<(u16, u16)>,
-    /// For each overlap (a, b): the shared cells and those of a alone, in a's order, and those
-    /// of b alone, in b's order.
+    /// For each overlap (a, b), ordered by b then a: the shared cells and those of a alone, in
+    /// a's order, and those of b alone, in b's order.
     pub overlap_parts: Vec<[Vec<u16>; 3]>,
     /// Killer boards: the 45 rule's tables (`rule45_tables`), built at the first
     /// use and shared by the counter and the rater.
@@ -211,7 +211,11 @@ impl Shape {
                 }
             }
         }
-        let overlap_parts = overlaps
+        // The rater's intersection scan takes these in turn: region by region, its rows then its
+        // columns (then overlaps with the diagonals), as classic 9×9's engine scans boxes.
+        let mut by_region = overlaps.clone();
+        by_region.sort_by_key(|&(a, b)| (b, a));
+        let overlap_parts = by_region
             .iter()
             .map(|&(a, b)| {
                 let (ha, hb) = (&houses[a as usize], &houses[b as usize]);

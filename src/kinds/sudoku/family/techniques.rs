@@ -763,14 +763,17 @@ impl Solving for Position {
                 Effect { place: vec![(c, digit)], remove: Vec::new(), cells, unit }
             }
             Step::Remove(list, from) => {
-                let remove = list
+                // Cells in reading order, as classic 9×9's engine lists them.
+                let mut remove: Vec<(usize, u8)> = list
                     .iter()
                     .flat_map(|&(c, m)| {
                         (1..=shape.n as u8).filter(move |&d| m >> d & 1 == 1).map(move |d| (c as usize, d))
                     })
                     .filter(|&(c, d)| self.cand[c] >> d & 1 == 1)
                     .collect();
-                let cells: Vec<usize> = from.iter().map(|&c| c as usize).collect();
+                remove.sort_unstable();
+                let mut cells: Vec<usize> = from.iter().map(|&c| c as usize).collect();
+                cells.sort_unstable();
                 let n = shape.n;
                 let unit = match tech {
                     Tech::XWing | Tech::Swordfish | Tech::Jellyfish => {
