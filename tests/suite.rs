@@ -23,5 +23,6 @@ mod kenken;
 mod library;
 mod library_pg;
 mod paths;
+mod sudoku_engines;
 mod sudoku_solver;
 mod sudoku_techniques;
