@@ -14,6 +14,7 @@ mod cli_order;
 mod cli_outdir;
 mod cli_shard;
 mod cli_sudoku;
+mod conformance;
 mod constraints;
 mod family;
 mod fuzz;
