@@ -251,7 +251,7 @@ fn svg_grids_read_back_to_the_records() {
                         assert!(first.0 < n && first.1 < n);
                     }
                 }
-                _ => {
+                "kakuro" => {
                     for (r, row) in rec["puzzle"]["cells"].as_array().unwrap().iter().enumerate() {
                         for (c, cell) in row.as_array().unwrap().iter().enumerate() {
                             let s = cell.as_str().unwrap();
@@ -266,6 +266,7 @@ fn svg_grids_read_back_to_the_records() {
                         }
                     }
                 }
+                other => panic!("no rule for the clues of kind {other}: add one here"),
             }
             want.sort();
             assert_eq!(got, want, "{kind} {id}: the SVG's text is not the puzzle's clues");
