@@ -58,10 +58,12 @@ pub struct Shape {
     pub peers: Vec<Vec<u16>>,
     /// Index into `cages` of each cell's cage, or `u16::MAX`.
     pub cage_of: Vec<u16>,
-    /// Pairs of houses sharing two or more cells (box and line, region and line, region or
-    /// line and diagonal): where pointing and claiming apply.
+    /// Pairs of houses (a, b), a < b, sharing two or more cells (box and line, region and line,
+    /// region or line and diagonal): where pointing and claiming apply. Ordered by b then a:
+    /// region by region, its rows then its columns (then the diagonals' overlaps), the order in
+    /// which the rater's intersection scan takes them, as classic 9×9's engine scans boxes.
     pub overlaps: Vec<(u16, u16)>,
-    /// For each overlap (a, b), ordered by b then a: the shared cells and those of a alone, in
+    /// For each overlap (a, b), in the same order: the shared cells and those of a alone, in
     /// a's order, and those of b alone, in b's order.
     pub overlap_parts: Vec<[Vec<u16>; 3]>,
     /// Killer boards: the 45 rule's tables (`rule45_tables`), built at the first
@@ -211,11 +213,8 @@ impl Shape {
                 }
             }
         }
-        // The rater's intersection scan takes these in turn: region by region, its rows then its
-        // columns (then overlaps with the diagonals), as classic 9×9's engine scans boxes.
-        let mut by_region = overlaps.clone();
-        by_region.sort_by_key(|&(a, b)| (b, a));
-        let overlap_parts = by_region
+        overlaps.sort_by_key(|&(a, b)| (b, a));
+        let overlap_parts = overlaps
             .iter()
             .map(|&(a, b)| {
                 let (ha, hb) = (&houses[a as usize], &houses[b as usize]);
