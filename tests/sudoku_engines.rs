@@ -18,11 +18,12 @@
 //! of top1465 and 1,000 generated in release builds; `PF_ENGINES_ALL=1` compares 10,000
 //! generated puzzles (about 2 s in release).
 
+use puzzle_factory::config;
 use puzzle_factory::grade::Thresholds;
 use puzzle_factory::kinds::sudoku::family::shape::Shape;
 use puzzle_factory::kinds::sudoku::family::{techniques::Tech as FamilyTech, Family, FamilyPuzzle};
 use puzzle_factory::kinds::sudoku::{techniques::Tech as ClassicTech, Sudoku, SudokuParams};
-use puzzle_factory::kinds::{Kind, Rated};
+use puzzle_factory::kinds::{GradeKey, Kind, Rated};
 use puzzle_factory::rate::{LogEntry, Technique, Trace};
 use rand::SeedableRng;
 use std::collections::BTreeMap;
@@ -75,9 +76,13 @@ fn parts<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
     a.iter().zip(b).position(|(x, y)| x != y).or((a.len() != b.len()).then(|| a.len().min(b.len())))
 }
 
-/// Classic 9×9's default grading (config/sudoku.toml).
-fn thresholds() -> Thresholds {
-    Thresholds::new(256.8, 766.9, 5015.5).unwrap().with_floor([0, 2, 5]).unwrap()
+/// Classic 9×9's built-in grading (config/sudoku.toml), read once.
+fn thresholds() -> &'static Thresholds {
+    static T: std::sync::OnceLock<Thresholds> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let cfg = config::load::<Sudoku>(None).unwrap();
+        cfg.thresholds_for(&GradeKey::of_run::<Sudoku>(&cfg.params))
+    })
 }
 
 /// How far the engines agree over a set of puzzles; `add` asserts what must always hold.

@@ -479,21 +479,24 @@ mod tests {
         BookWriter::create::<Sudoku>(dir, l, l.books != Books::None, l.books != Books::None).unwrap()
     }
 
+    /// The whole book of `records`, written in one go and finished.
+    fn whole_book(dir: &Path, l: Layout) {
+        let mut w = book(dir, l);
+        write(&mut w, 0, None);
+        w.finish(&calibration(), &serde_json::json!({})).unwrap();
+    }
+
     #[test]
     fn every_layout_keeps_its_part_of_the_whole_book_plain_or_compressed() {
         let whole = tempfile::tempdir().unwrap();
-        let mut w = book(whole.path(), Layout::default());
-        write(&mut w, 0, None);
-        w.finish(&calibration(), &serde_json::json!({})).unwrap();
+        whole_book(whole.path(), Layout::default());
         let all = contents(whole.path());
         assert_eq!(all.len(), 13, "{:?}", all.keys());
         for books in LAYOUTS {
             for compress in [Compress::None, Compress::Zstd] {
                 let l = Layout { books, compress };
                 let dir = tempfile::tempdir().unwrap();
-                let mut w = book(dir.path(), l);
-                write(&mut w, 0, None);
-                w.finish(&calibration(), &serde_json::json!({})).unwrap();
+                whole_book(dir.path(), l);
                 let got = contents(dir.path());
                 let kept = |n: &str| match books {
                     Books::All => true,
@@ -532,9 +535,7 @@ mod tests {
             for compress in [Compress::None, Compress::Zstd] {
                 let l = Layout { books, compress };
                 let whole = tempfile::tempdir().unwrap();
-                let mut w = book(whole.path(), l);
-                write(&mut w, 0, None);
-                w.finish(&calibration(), &serde_json::json!({})).unwrap();
+                whole_book(whole.path(), l);
                 for save in [5, 20, 35] {
                     let dir = tempfile::tempdir().unwrap();
                     let mut w = book(dir.path(), l);
