@@ -1,10 +1,10 @@
 //! The command line (clap derive). Doc comments here are the `--help` text.
 //!
 //! Each kind declares its own `generate`/`replay` flags (`Kind::flags`); `parse` adds them to
-//! those two commands and keeps their matches in `Cli::kind_flags` for the kind to read.
+//! those two commands and keeps the values given in `Cli::given` for the kind to read.
 
 use crate::book::layout::{Books, Compress};
-use crate::kinds::{Kind, KindId, KindVisitor};
+use crate::kinds::{Choice, Flag, FlagValues, Given, Kind, KindId, KindVisitor, Takes};
 use crate::pipeline::order::{Quota, Shard};
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
@@ -66,41 +66,88 @@ pub struct Cli {
     /// The matches of the command, holding the kinds' own flags (filled by `parse`).
     #[arg(skip)]
     pub kind_flags: ArgMatches,
+    /// The kinds' own flags given on the command line (filled by `parse`).
+    #[arg(skip)]
+    pub given: FlagValues,
     /// The command line as given (filled by `parse`), saved with a run for `--resume`.
     #[arg(skip)]
     pub argv: Vec<String>,
 }
 
-/// Every kind's flags, each flag id once (the first kind to declare it gives its help).
-pub fn all_kind_flags() -> Vec<clap::Arg> {
+/// Every kind's flags, each flag id once (the first kind to declare it with help gives its
+/// help).
+pub fn all_kind_flags() -> Vec<Flag> {
     struct Flags;
     impl KindVisitor for Flags {
-        type Output = Vec<clap::Arg>;
-        fn visit<K: Kind>(self) -> Vec<clap::Arg> {
+        type Output = Vec<Flag>;
+        fn visit<K: Kind>(self) -> Vec<Flag> {
             K::flags()
         }
     }
-    let mut all: Vec<clap::Arg> = Vec::new();
+    let mut all: Vec<Flag> = Vec::new();
     for k in KindId::ALL {
         for a in k.visit(Flags) {
-            if !all.iter().any(|b| b.get_id() == a.get_id()) {
-                all.push(a);
+            match all.iter_mut().find(|b| b.id == a.id) {
+                Some(b) if b.help.is_empty() => b.help = a.help,
+                Some(_) => {}
+                None => all.push(a),
             }
         }
     }
     all
 }
 
+/// The command-line argument of a kind's flag.
+fn kind_arg(f: &Flag) -> clap::Arg {
+    let a = clap::Arg::new(f.id).long(f.id);
+    let a = if f.help.is_empty() { a } else { a.help(f.help) };
+    match f.takes {
+        Takes::Switch => a.action(clap::ArgAction::SetTrue),
+        Takes::Number { max } => a.value_name(f.value_name).value_parser(clap::value_parser!(u64).range(0..=max)),
+        Takes::Text { check } => a.value_name(f.value_name).value_parser(check),
+        Takes::Choice(names) => a.value_parser(clap::builder::PossibleValuesParser::new(names.iter().copied())),
+    }
+}
+
+/// The kinds' flags given in `m` (the matches of `generate` or `replay`).
+fn given_kind_flags(m: &ArgMatches) -> FlagValues {
+    let mut given = FlagValues::default();
+    for f in all_kind_flags() {
+        let value = match f.takes {
+            Takes::Switch => m.try_get_one::<bool>(f.id).ok().flatten().filter(|&&on| on).map(|_| Given::Switch),
+            Takes::Number { .. } => m.try_get_one::<u64>(f.id).ok().flatten().map(|&n| Given::Number(n)),
+            Takes::Text { .. } | Takes::Choice(_) => {
+                m.try_get_one::<String>(f.id).ok().flatten().map(|s| Given::Text(s.clone()))
+            }
+        };
+        if let Some(v) = value {
+            given.insert(f.id, v);
+        }
+    }
+    given
+}
+
+/// clap's parser of a `Choice`: its names, each with its help.
+pub fn choice<T: Choice>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values =
+        T::CHOICES
+            .iter()
+            .map(|c| if c.2.is_empty() { PossibleValue::new(c.1) } else { PossibleValue::new(c.1).help(c.2) });
+    PossibleValuesParser::new(values).map(|s| T::from_name(&s).expect("clap offers only the listed names"))
+}
+
 /// The clap command with the kinds' flags added to `generate` and `replay`.
 pub fn command() -> clap::Command {
     let mut cmd = Cli::command();
     for sub in ["generate", "replay"] {
-        cmd = cmd.mut_subcommand(sub, |c| c.args(all_kind_flags()));
+        cmd = cmd.mut_subcommand(sub, |c| c.args(all_kind_flags().iter().map(kind_arg)));
     }
     // The family's board flags also choose how `rate`, `solve` and `calibrate` read lines.
     let board: Vec<clap::Arg> = crate::kinds::sudoku::family::Family::flags()
-        .into_iter()
-        .filter(|a| ["box", "jigsaw", "diagonals", "killer"].contains(&a.get_id().as_str()))
+        .iter()
+        .filter(|a| ["box", "jigsaw", "diagonals", "killer"].contains(&a.id))
+        .map(kind_arg)
         .collect();
     for sub in ["rate", "solve", "calibrate", "explain", "hint"] {
         cmd = cmd.mut_subcommand(sub, |c| c.args(board.clone()));
@@ -125,6 +172,7 @@ where
     cli.argv = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     if let Some((_, sub)) = m.subcommand() {
         cli.kind_flags = sub.clone();
+        cli.given = given_kind_flags(sub);
     }
     cli.kind = route_family(&cli);
     cli
@@ -138,13 +186,12 @@ fn route_family(cli: &Cli) -> KindId {
     if cli.kind != KindId::Sudoku {
         return cli.kind;
     }
-    let m = &cli.kind_flags;
-    let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten().copied().unwrap_or(false);
-    if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
+    let flag = |id: &str| cli.given.switch(id);
+    if let Some(b) = cli.given.text("box") {
         crate::kinds::sudoku::family::notation::set_text_box(b);
     }
     // `--box 3x3` alone is classic 9×9: the classic kind makes it, faster and as before.
-    let other_box = m.try_get_one::<String>("box").ok().flatten().is_some_and(|b| b != "3x3");
+    let other_box = cli.given.text("box").is_some_and(|b| b != "3x3");
     if other_box || flag("jigsaw") || flag("diagonals") || flag("killer") {
         return KindId::SudokuFamily;
     }
@@ -271,17 +318,17 @@ pub enum Command {
         /// Which puzzle files the book keeps: `all` writes every puzzle four times (puzzles.csv,
         /// puzzles.jsonl, book-<grade>.csv, book-<grade>.json); `csv` and `json` keep one form
         /// (about half the disk); `none` keeps no puzzle file (calibration.json, manifest.json
-        /// and the report stay), for runs whose puzzles go to a library (`--library`, still to
-        /// come: refused until then). Recorded in manifest.json, for --resume and `merge`;
+        /// and the report stay), for runs whose puzzles go to a library (`--library`, which
+        /// `none` requires). Recorded in manifest.json, for --resume and `merge`;
         /// `book`, `merge` and `--exclude` read a book of any of them. overflow.jsonl and
         /// paths.jsonl are kept with `csv` and `json`.
-        #[arg(long, value_enum, default_value_t = Books::All)]
+        #[arg(long, value_parser = choice::<Books>(), default_value = "all")]
         books: Books,
         /// Write every puzzle file zstd-compressed, named with `.zst` after its own name
         /// (puzzles.csv.zst, book-hard.json.zst, ...); `zstd -d` or `zstdcat` reads them, and so
         /// do `book`, `merge`, `--exclude`, `rate`, `solve` and `explain`. Resumed, sharded and
         /// multi-threaded runs give the same bytes.
-        #[arg(long, value_enum, default_value_t = Compress::None)]
+        #[arg(long, value_parser = choice::<Compress>(), default_value = "none")]
         compress: Compress,
     },
     /// The puzzle library: every puzzle made, in one database (an SQLite file, or PostgreSQL
@@ -360,7 +407,7 @@ pub enum Command {
         /// Where the solutions go: at the back (smaller, several a page), after each grade's
         /// section, on the page after each puzzle page, upside down at the foot of the puzzle's
         /// page (1 or 2 a page), in a separate answer booklet, or none.
-        #[arg(long, value_enum, default_value = "back", conflicts_with = "plan")]
+        #[arg(long, value_parser = choice::<crate::print::layout::Answers>(), default_value = "back", conflicts_with = "plan")]
         solutions: crate::print::layout::Answers,
         /// The book's title, on the contents page and in every running head.
         #[arg(long, default_value = "Puzzles", conflicts_with = "plan")]

@@ -407,12 +407,7 @@ pub fn load_saved<K: Kind>(text: &str) -> Result<RunConfig<K::Params>, UsageErro
 /// graded by `[grades]` alone), naming the table. Such a table was accepted and silently
 /// ignored (`[grades.size.99]` for KenKen, whose sizes stop at 12).
 fn check_table_sizes<K: Kind, P>(cfg: &RunConfig<P>, source: &str) -> Result<(), UsageError> {
-    let label = match K::ID {
-        crate::kinds::KindId::Sudoku => "classic 9x9 Sudoku",
-        crate::kinds::KindId::SudokuFamily => "the Sudoku family",
-        crate::kinds::KindId::Kenken => "KenKen",
-        crate::kinds::KindId::Kakuro => "Kakuro",
-    };
+    let label = K::TITLE;
     let grades = cfg.by_size.keys().map(|&n| ("grades", n));
     for (section, n) in grades.chain(cfg.target_by_size.keys().map(|&n| ("target", n))) {
         let why = match K::TABLE_SIZES {

@@ -36,7 +36,7 @@ impl KindVisitor for Conforms {
     type Output = String;
 
     fn visit<K: Kind>(self) -> String {
-        let name = K::ID.key();
+        let name = K::KEY;
         let cfg = config::load::<K>(None).unwrap_or_else(|e| panic!("{name}: built-in config: {e}"));
         let made = |seed: u64| -> Vec<(K::Puzzle, K::Solution)> {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);

@@ -15,7 +15,7 @@ pub struct IdPrefix(String);
 
 impl IdPrefix {
     /// The prefix for `params`, the run's parameters after its flags (`flags`) were applied.
-    pub fn new<K: Kind>(params: &K::Params, flags: &clap::ArgMatches) -> Result<IdPrefix, UsageError> {
+    pub fn new<K: Kind>(params: &K::Params, flags: &crate::kinds::FlagValues) -> Result<IdPrefix, UsageError> {
         let mut defaults: K::Params = config::load::<K>(None)?.params;
         // The built-in defaults for the same board: the run's own flags applied to them. A
         // flag the defaults refuse leaves them as they are (the run itself was already checked).

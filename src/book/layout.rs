@@ -18,6 +18,7 @@
 //! its `.zst` name (`find`).
 
 use crate::config::UsageError;
+use crate::kinds::Choice;
 use serde_json::{Map, Value};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -34,7 +35,7 @@ pub const ZST: &str = ".zst";
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// Which puzzle files a book keeps (`--books`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Books {
     /// puzzles.csv, puzzles.jsonl, book-<grade>.csv and book-<grade>.json.
     #[default]
@@ -48,7 +49,7 @@ pub enum Books {
 }
 
 /// How the puzzle files are stored (`--compress`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Compress {
     /// Plain text.
     #[default]
@@ -57,23 +58,31 @@ pub enum Compress {
     Zstd,
 }
 
+impl Choice for Books {
+    const CHOICES: &'static [(Books, &'static str, &'static str)] = &[
+        (Books::All, "all", "puzzles.csv, puzzles.jsonl, book-<grade>.csv and book-<grade>.json"),
+        (Books::Csv, "csv", "puzzles.csv and book-<grade>.csv"),
+        (Books::Json, "json", "puzzles.jsonl and book-<grade>.json"),
+        (Books::None, "none", "No puzzle file: the puzzles go to a library only"),
+    ];
+}
+
+impl Choice for Compress {
+    const CHOICES: &'static [(Compress, &'static str, &'static str)] = &[
+        (Compress::None, "none", "Plain text"),
+        (Compress::Zstd, "zstd", "zstd, each file named with `.zst` after its own name"),
+    ];
+}
+
 impl Books {
     pub fn name(self) -> &'static str {
-        match self {
-            Books::All => "all",
-            Books::Csv => "csv",
-            Books::Json => "json",
-            Books::None => "none",
-        }
+        self.choice_name()
     }
 }
 
 impl Compress {
     pub fn name(self) -> &'static str {
-        match self {
-            Compress::None => "none",
-            Compress::Zstd => "zstd",
-        }
+        self.choice_name()
     }
 }
 
@@ -121,11 +130,10 @@ impl Layout {
     /// The choice a manifest records (absent keys: the defaults); `shown` names the manifest in
     /// the refusal of a value this version does not know.
     pub fn of_manifest(manifest: &Value, shown: &str) -> Result<Layout, UsageError> {
-        use clap::ValueEnum;
-        fn read<T: ValueEnum + Default>(manifest: &Value, key: &str, shown: &str) -> Result<T, UsageError> {
+        fn read<T: Choice + Default>(manifest: &Value, key: &str, shown: &str) -> Result<T, UsageError> {
             match manifest.get(key) {
                 None | Some(Value::Null) => Ok(T::default()),
-                Some(v) => v.as_str().and_then(|s| T::from_str(s, false).ok()).ok_or_else(|| {
+                Some(v) => v.as_str().and_then(T::from_name).ok_or_else(|| {
                     UsageError(format!("{shown}: {key} {v} is not one this version of puzzle-factory knows"))
                 }),
             }

@@ -161,7 +161,7 @@ pub fn json_object<K: Kind>(v: &Values) -> String {
     json.push_str("{\"id\":");
     json_string(&mut json, v.id);
     json.push_str(",\"kind\":");
-    json_string(&mut json, K::ID.name());
+    json_string(&mut json, K::NAME);
     json.push_str(",\"seed\":");
     push_uint(&mut json, v.seed);
     json.push_str(",\"index\":");
@@ -204,7 +204,7 @@ impl Record {
     /// The record of candidate `index` of the run with master seed `master`, generated at
     /// steering level `steer`; `id` is its id.
     pub fn new<K: Kind>(id: &str, master: u64, index: u64, steer: u8, acc: &Accepted<K>) -> Record {
-        let kind = K::ID.name();
+        let kind = K::NAME;
         let steps = round_steps(acc.rating.steps);
         let givens = K::givens(&acc.puzzle);
         let puzzle_text = K::puzzle_text(&acc.puzzle);

@@ -310,7 +310,7 @@ impl Stats {
         let grades: [GradeStats; 4] = grades.try_into().unwrap_or_else(|_| unreachable!("four grades"));
         let all = self.all.stats::<K::Tech>(Exact::of(&self.values(&[0, 1, 2, 3]))?);
         Ok(Calibration {
-            kind: K::ID.name().to_string(),
+            kind: K::NAME.to_string(),
             thresholds: ThresholdFigures { k1, k2, k3, level_floor: thresholds.floor(), source: None },
             candidates: Candidates {
                 tried: self.tried,

@@ -11,7 +11,7 @@ mod lines;
 mod merge;
 mod replay;
 
-use crate::cli::{all_kind_flags, Cli, Command};
+use crate::cli::{Cli, Command};
 use crate::config::{self, RunConfig, UsageError};
 use crate::kinds::{Kind, KindVisitor};
 use anyhow::Result;
@@ -170,13 +170,10 @@ fn shard_of(c: &Command) -> Option<crate::pipeline::order::Shard> {
 }
 
 /// Refuse kind flags given on the command line that the chosen kind does not declare.
-fn check_kind_flags<K: Kind>(m: &clap::ArgMatches) -> Result<(), UsageError> {
-    let own: Vec<clap::Id> = K::flags().iter().map(|a| a.get_id().clone()).collect();
-    for a in all_kind_flags() {
-        let id = a.get_id();
-        let given = m.try_get_raw(id.as_str()).ok().flatten().is_some()
-            && m.value_source(id.as_str()) == Some(ValueSource::CommandLine);
-        if given && !own.contains(id) {
+fn check_kind_flags<K: Kind>(given: &crate::kinds::FlagValues) -> Result<(), UsageError> {
+    let own: Vec<&str> = K::flags().iter().map(|a| a.id).collect();
+    for id in given.ids() {
+        if !own.contains(&id) {
             let mut usable = vec![];
             for f in own.iter() {
                 usable.push(format!("--{f}"));
@@ -197,8 +194,8 @@ pub(crate) fn configure<K: Kind>(cli: &Cli, saved: Option<&SavedRun>) -> Result<
         None => config::load::<K>(cli.config.as_deref())?,
     };
     if matches!(cli.command, Command::Generate { .. } | Command::Replay { .. }) {
-        check_kind_flags::<K>(&cli.kind_flags)?;
-        K::apply_flags(&mut cfg.params, &cli.kind_flags).map_err(UsageError)?;
+        check_kind_flags::<K>(&cli.given)?;
+        K::apply_flags(&mut cfg.params, &cli.given).map_err(UsageError)?;
         cfg.check_effect(
             &crate::kinds::GradeKey::of_run::<K>(&cfg.params),
             K::HAS_VARIANTS,
@@ -219,7 +216,7 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
     };
     // Ids only for the commands that take the kind's flags: the other subcommands do not define
     // them, and reading an undefined flag panics when clap is built with debug assertions.
-    let ids = || crate::book::id::IdPrefix::new::<K>(&cfg.params, &cli.kind_flags);
+    let ids = || crate::book::id::IdPrefix::new::<K>(&cfg.params, &cli.given);
     pool.install(|| match cli.command {
         Command::Generate {
             count,

@@ -35,13 +35,24 @@ macro_rules! registry {
                     $(KindId::$variant => v.visit::<$ty>(),)+
                 }
             }
+
+            /// The name a run's manifest gives its kind (`Kind::KEY`): `book`, `merge` and the
+            /// library read it back.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(KindId::$variant => <$ty as Kind>::KEY,)+
+                }
+            }
         }
     };
 }
 
+pub mod flags;
 pub mod kakuro;
 pub mod kenken;
 pub mod sudoku;
+
+pub use flags::{Choice, Flag, FlagValues, Given, Takes};
 
 // The registry: one line per kind. The Sudoku family is not a `--kind` of its own: `--kind
 // sudoku` with a family flag or a family input selects it (`cli::parse`), and its manifests
@@ -56,15 +67,6 @@ registry! {
 }
 
 impl KindId {
-    /// The name a run's manifest gives its kind (`book` and `merge` read it back): the `--kind`
-    /// name, and `sudoku-family` for the family.
-    pub fn key(self) -> &'static str {
-        match self {
-            KindId::SudokuFamily => "sudoku-family",
-            k => k.name(),
-        }
-    }
-
     /// The kind a manifest (or the library) names by `key`.
     pub fn from_key(key: &str) -> Option<KindId> {
         KindId::ALL.iter().copied().find(|k| k.key() == key)
@@ -155,9 +157,13 @@ pub type Solvable<'a, K> = &'a dyn Fn(&<K as Kind>::Puzzle, &<K as Kind>::Soluti
 pub type SolveFields = fn(&str, &mut Vec<u8>) -> Result<(), String>;
 
 pub trait Kind: Send + Sync + Sized + 'static {
-    const ID: KindId;
     /// The `--kind` name, also the first part of every id.
     const NAME: &'static str;
+    /// The name a run's manifest and the library give the kind: the `--kind` name unless the
+    /// kind shares it (`sudoku-family`).
+    const KEY: &'static str = Self::NAME;
+    /// What the kind is called in messages ("classic 9x9 Sudoku").
+    const TITLE: &'static str;
     /// The built-in configuration (`config/<kind>.toml`, every key documented there).
     const DEFAULT_CONFIG: &'static str;
     type Puzzle: Clone + Send + Sync;
@@ -174,13 +180,13 @@ pub trait Kind: Send + Sync + Sized + 'static {
     }
 
     /// The kind's own flags of `generate` and `replay` (e.g. `--size`), declared here and added
-    /// to the command line by `cli`. A flag id two kinds share must have the same value type.
-    fn flags() -> Vec<clap::Arg> {
+    /// to the command line by the binary. A flag id two kinds share must take the same value.
+    fn flags() -> Vec<Flag> {
         Vec::new()
     }
-    /// Apply the kind's flags as given (`m` holds the `generate` or `replay` matches) to the
-    /// configured parameters, then check them; the error names the flag or key.
-    fn apply_flags(params: &mut Self::Params, m: &clap::ArgMatches) -> Result<(), String>;
+    /// Apply the kind's flags as given to the configured parameters, then check them; the
+    /// error names the flag or key.
+    fn apply_flags(params: &mut Self::Params, given: &FlagValues) -> Result<(), String>;
     /// A stable text of the parameters that shape candidates: part of every candidate's seed.
     fn params_key(params: &Self::Params) -> String;
     /// The board's name in ids: `9`, `6`, `8x10` (SPEC.md, `id`).

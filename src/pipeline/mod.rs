@@ -90,7 +90,7 @@ impl<K: Kind> Context<K> {
     pub fn target_grade(&self, index: u64) -> Grade {
         let shares = self.target.shares;
         let total: f64 = shares.iter().sum();
-        let mut x = seed::target_draw(self.master, K::ID.name(), &self.params_key, index) * total;
+        let mut x = seed::target_draw(self.master, K::NAME, &self.params_key, index) * total;
         for (g, s) in Grade::ALL.iter().zip(shares) {
             if x < s {
                 return *g;
@@ -228,7 +228,7 @@ fn run_stages<K: Kind>(
     times: &mut StageTimes,
     repairs: &mut u32,
 ) -> Result<Accepted<K>, Reject> {
-    let mut rng = seed::attempt_rng(ctx.master, K::ID.name(), &ctx.params_key, index, attempt);
+    let mut rng = seed::attempt_rng(ctx.master, K::NAME, &ctx.params_key, index, attempt);
     let t = Instant::now();
     let stages = &ctx.constraint.steer_off;
     let steered = (!stages.is_empty())

@@ -22,7 +22,7 @@ pub const MIN_TEXT_LARGE: f64 = 9.0;
 pub const BLEED: f64 = 0.125 * INCH;
 
 /// Where the answers go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Answers {
     /// At the back, smaller, several to a page.
@@ -37,6 +37,17 @@ pub enum Answers {
     Separate,
     /// No answers.
     None,
+}
+
+impl crate::kinds::Choice for Answers {
+    const CHOICES: &'static [(Answers, &'static str, &'static str)] = &[
+        (Answers::Back, "back", "At the back, smaller, several to a page"),
+        (Answers::Section, "section", "After each section"),
+        (Answers::NextPage, "next-page", "On the page after each puzzle page, in the same places"),
+        (Answers::Foot, "foot", "Small and upside down at the foot of the puzzle's own page (1 or 2 puzzles a page)"),
+        (Answers::Separate, "separate", "In an answer booklet of their own"),
+        (Answers::None, "none", "No answers"),
+    ];
 }
 
 /// Type sizes (points), line weight and running heads of a book.

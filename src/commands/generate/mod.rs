@@ -203,7 +203,7 @@ fn manifest<K: Kind>(
     let mut m = json!({
         "program": "puzzle-factory",
         "version": env!("CARGO_PKG_VERSION"),
-        "kind": K::ID.key(),
+        "kind": K::KEY,
         "parameters": cfg.params,
         "seed": req.seed,
         "count": if req.quota.is_some() { req.count.map(serde_json::Value::from).unwrap_or_default() } else { req.run_count().into() },
@@ -229,7 +229,7 @@ fn manifest<K: Kind>(
 /// count as duplicates, as `--exclude`'s do); the library is made if there is none.
 fn library_keys<K: Kind>(spec: &str, params: &K::Params) -> Result<Vec<u128>> {
     let mut lib = crate::library::Library::open(spec, true)?;
-    lib.keys(K::ID.key(), &K::shape(params))
+    lib.keys(K::KEY, &K::shape(params))
 }
 
 /// The commit's step for `--library`: the sealed book's puzzles into the library, in one

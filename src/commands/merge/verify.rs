@@ -200,8 +200,8 @@ fn columns(row: &str, csv_at: &str, names: &[String], json_at: Option<&str>) -> 
 fn rebuilt<K: Kind>(got: &[String], paths: bool) -> Result<(String, Vec<String>), String> {
     let names = header::<K>(paths);
     // The rebuilt object names the merge's kind: a row of another kind is refused here.
-    if got[1] != K::ID.name() {
-        return Err(format!("kind {}, but the shards are of kind {}", got[1], K::ID.name()));
+    if got[1] != K::NAME {
+        return Err(format!("kind {}, but the shards are of kind {}", got[1], K::NAME));
     }
     let puzzle = K::parse(&got[8]).map_err(|e| format!("the puzzle cannot be read ({e})"))?;
     let solution = first_solution::<K>(&puzzle)?;
@@ -301,8 +301,8 @@ fn implied<K: Kind>(
         return Err(format!("id {id} is not that of seed {seed}, index {index}"));
     }
     let kind = text("kind")?;
-    if kind != K::ID.name() {
-        return Err(format!("kind {kind}, but the shards are of kind {}", K::ID.name()));
+    if kind != K::NAME {
+        return Err(format!("kind {kind}, but the shards are of kind {}", K::NAME));
     }
     let grade = text("grade")?;
     if !Grade::ALL.iter().any(|g| g.name() == grade) {

@@ -13,7 +13,7 @@ pub mod steer;
 pub mod techniques;
 mod windows;
 
-use super::{Generated, Kind, KindId, Rated, Reject, Solved};
+use super::{Flag, FlagValues, Generated, Kind, Rated, Reject, Solved};
 use crate::common::cage::sum_combos;
 use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -125,7 +125,7 @@ impl Default for KakuroParams {
 pub struct KakuroKind;
 
 impl Kind for KakuroKind {
-    const ID: KindId = KindId::Kakuro;
+    const TITLE: &'static str = "Kakuro";
     const NAME: &'static str = "kakuro";
     const DEFAULT_CONFIG: &'static str = include_str!("../../../config/kakuro.toml");
     type Puzzle = Kakuro;
@@ -133,22 +133,29 @@ impl Kind for KakuroKind {
     type Tech = techniques::Tech;
     type Params = KakuroParams;
 
-    fn flags() -> Vec<clap::Arg> {
-        let side = |id: &'static str, what: &'static str| {
-            clap::Arg::new(id).long(id).value_name("N").value_parser(clap::value_parser!(u16)).help(what)
-        };
+    fn flags() -> Vec<Flag> {
         vec![
-            side("rows", "Rows including the clue border (Kakuro), overriding [generate] rows"),
-            side("cols", "Columns including the clue border (Kakuro), overriding [generate] cols"),
+            Flag::number(
+                "rows",
+                "N",
+                u16::MAX as u64,
+                "Rows including the clue border (Kakuro), overriding [generate] rows",
+            ),
+            Flag::number(
+                "cols",
+                "N",
+                u16::MAX as u64,
+                "Columns including the clue border (Kakuro), overriding [generate] cols",
+            ),
         ]
     }
 
-    fn apply_flags(params: &mut KakuroParams, m: &clap::ArgMatches) -> Result<(), String> {
-        if let Some(&r) = m.get_one::<u16>("rows") {
-            params.rows = r;
+    fn apply_flags(params: &mut KakuroParams, given: &FlagValues) -> Result<(), String> {
+        if let Some(r) = given.number("rows") {
+            params.rows = r as u16;
         }
-        if let Some(&c) = m.get_one::<u16>("cols") {
-            params.cols = c;
+        if let Some(c) = given.number("cols") {
+            params.cols = c as u16;
         }
         params.validate()
     }

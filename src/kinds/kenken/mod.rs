@@ -10,7 +10,7 @@ pub mod solve;
 pub mod steer;
 pub mod techniques;
 
-use super::{Generated, Kind, KindId, Rated, Reject, Solved};
+use super::{Flag, FlagValues, Generated, Kind, Rated, Reject, Solved};
 use crate::common::cage::Op;
 use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -203,7 +203,7 @@ impl Default for KenKenParams {
 pub struct KenKenKind;
 
 impl Kind for KenKenKind {
-    const ID: KindId = KindId::Kenken;
+    const TITLE: &'static str = "KenKen";
     const NAME: &'static str = "kenken";
     const DEFAULT_CONFIG: &'static str = include_str!("../../../config/kenken.toml");
     type Puzzle = KenKen;
@@ -211,20 +211,21 @@ impl Kind for KenKenKind {
     type Tech = techniques::Tech;
     type Params = KenKenParams;
 
-    fn flags() -> Vec<clap::Arg> {
-        vec![clap::Arg::new("size")
-            .long("size")
-            .value_name("N")
-            .value_parser(clap::value_parser!(u8))
-            .help("Grid size N×N (KenKen, 3 to 12; Sudoku family, jigsaw 4 to 16), overriding [generate] size")]
+    fn flags() -> Vec<Flag> {
+        vec![Flag::number(
+            "size",
+            "N",
+            u8::MAX as u64,
+            "Grid size N×N (KenKen, 3 to 12; Sudoku family, jigsaw 4 to 16), overriding [generate] size",
+        )]
     }
 
-    fn apply_flags(params: &mut KenKenParams, m: &clap::ArgMatches) -> Result<(), String> {
-        if let Some(&s) = m.get_one::<u8>("size") {
+    fn apply_flags(params: &mut KenKenParams, given: &FlagValues) -> Result<(), String> {
+        if let Some(s) = given.number("size") {
             if !(3..=12).contains(&s) {
                 return Err(format!("--size must be 3 to 12 for --kind kenken, got {s}"));
             }
-            params.size = s;
+            params.size = s as u8;
         }
         params.validate()
     }

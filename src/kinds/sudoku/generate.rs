@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// How the clue pattern is kept symmetric, as publishers print grids.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Symmetry {
     None,
@@ -28,15 +28,21 @@ pub enum Symmetry {
     Mirror,
 }
 
+impl crate::kinds::Choice for Symmetry {
+    const CHOICES: &'static [(Symmetry, &'static str, &'static str)] = &[
+        (Symmetry::None, Symmetry::NAMES[0], ""),
+        (Symmetry::Rotate180, Symmetry::NAMES[1], ""),
+        (Symmetry::Rotate90, Symmetry::NAMES[2], ""),
+        (Symmetry::Mirror, Symmetry::NAMES[3], ""),
+    ];
+}
+
 impl Symmetry {
     pub const ALL: [Symmetry; 4] = [Symmetry::None, Symmetry::Rotate180, Symmetry::Rotate90, Symmetry::Mirror];
+    /// The names `--symmetry` takes, in `ALL`'s order.
+    pub const NAMES: [&'static str; 4] = ["none", "rotate180", "rotate90", "mirror"];
     pub fn name(self) -> &'static str {
-        match self {
-            Symmetry::None => "none",
-            Symmetry::Rotate180 => "rotate180",
-            Symmetry::Rotate90 => "rotate90",
-            Symmetry::Mirror => "mirror",
-        }
+        crate::kinds::Choice::choice_name(self)
     }
 
     fn image(self, cell: usize) -> usize {

@@ -17,7 +17,7 @@ pub mod steer;
 mod step;
 pub mod techniques;
 
-use super::{Generated, Kind, KindId, Rated, Reject, Solved};
+use super::{Choice, Flag, FlagValues, Generated, Kind, Rated, Reject, Solved, Takes};
 use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -43,7 +43,7 @@ impl Default for SudokuParams {
 pub struct Sudoku;
 
 impl Kind for Sudoku {
-    const ID: KindId = KindId::Sudoku;
+    const TITLE: &'static str = "classic 9x9 Sudoku";
     const NAME: &'static str = "sudoku";
     const DEFAULT_CONFIG: &'static str = include_str!("../../../config/sudoku.toml");
     type Puzzle = Grid;
@@ -51,27 +51,33 @@ impl Kind for Sudoku {
     type Tech = techniques::Tech;
     type Params = SudokuParams;
 
-    fn flags() -> Vec<clap::Arg> {
+    fn flags() -> Vec<Flag> {
         vec![
-            clap::Arg::new("symmetry")
-                .long("symmetry")
-                .value_parser(clap::builder::EnumValueParser::<Symmetry>::new())
-                .help("Clue symmetry (Sudoku), overriding [generate] symmetry"),
-            // `--box 3x3` is classic 9×9; any other box is the family's (`cli::route_family`).
-            clap::Arg::new("box").long("box").value_name("RxC").value_parser(family::notation::box_value).help(
-                "Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4; 3x3 is classic",
-            ),
+            Flag {
+                id: "symmetry",
+                value_name: "SYMMETRY",
+                help: "Clue symmetry (Sudoku), overriding [generate] symmetry",
+                takes: Takes::Choice(&Symmetry::NAMES),
+            },
+            // `--box 3x3` is classic 9×9; any other box is the family's (the binary routes it).
+            Flag {
+                id: "box",
+                value_name: "RxC",
+                help: "Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4; 3x3 is \
+                       classic",
+                takes: Takes::Text { check: family::notation::box_value },
+            },
         ]
     }
 
-    fn apply_flags(params: &mut SudokuParams, m: &clap::ArgMatches) -> Result<(), String> {
-        if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
+    fn apply_flags(params: &mut SudokuParams, given: &FlagValues) -> Result<(), String> {
+        if let Some(b) = given.text("box") {
             if b != "3x3" {
                 return Err(format!("--box {b}: classic Sudoku is 3x3"));
             }
         }
-        if let Some(&s) = m.get_one::<Symmetry>("symmetry") {
-            params.symmetry = s;
+        if let Some(s) = given.text("symmetry") {
+            params.symmetry = Symmetry::from_name(s).ok_or_else(|| format!("--symmetry {s}: unknown"))?;
         }
         Ok(())
     }

@@ -13,7 +13,7 @@ pub mod solve;
 pub mod techniques;
 
 use super::Symmetry;
-use crate::kinds::{Generated, Kind, KindId, Rated, Reject, Solved};
+use crate::kinds::{Choice, Flag, FlagValues, Generated, Kind, Rated, Reject, Solved, Takes};
 use crate::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -106,7 +106,8 @@ impl FamilyParams {
 pub struct Family;
 
 impl Kind for Family {
-    const ID: KindId = KindId::SudokuFamily;
+    const KEY: &'static str = "sudoku-family";
+    const TITLE: &'static str = "the Sudoku family";
     const NAME: &'static str = "sudoku";
     const DEFAULT_CONFIG: &'static str = include_str!("../../../../config/sudoku-family.toml");
     type Puzzle = FamilyPuzzle;
@@ -114,45 +115,33 @@ impl Kind for Family {
     type Tech = techniques::Tech;
     type Params = FamilyParams;
 
-    fn flags() -> Vec<clap::Arg> {
-        use clap::{Arg, ArgAction};
+    fn flags() -> Vec<Flag> {
         vec![
-            Arg::new("box")
-                .long("box")
-                .value_name("RxC")
-                .value_parser(notation::box_value)
-                .help("Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4"),
-            Arg::new("jigsaw")
-                .long("jigsaw")
-                .action(ArgAction::SetTrue)
-                .help("Sudoku family: irregular regions instead of boxes (with --size N, 4 to 16)"),
-            Arg::new("diagonals")
-                .long("diagonals")
-                .action(ArgAction::SetTrue)
-                .help("Sudoku family: X, both long diagonals hold every digit"),
-            Arg::new("killer")
-                .long("killer")
-                .action(ArgAction::SetTrue)
-                .help("Sudoku family: killer cages with sums, no givens unless --givens"),
-            Arg::new("givens")
-                .long("givens")
-                .action(ArgAction::SetTrue)
-                .help("Sudoku family, killer: give digits as well as cages"),
-            // Shared with KenKen and classic Sudoku (same ids, same value types).
-            Arg::new("size").long("size").value_name("N").value_parser(clap::value_parser!(u8)),
-            Arg::new("symmetry").long("symmetry").value_parser(clap::builder::EnumValueParser::<Symmetry>::new()),
+            Flag {
+                id: "box",
+                value_name: "RxC",
+                help: "Sudoku family: boxes R rows tall and C wide (n = R·C symbols, 4 to 25), e.g. 2x3, 4x4",
+                takes: Takes::Text { check: notation::box_value },
+            },
+            Flag::switch("jigsaw", "Sudoku family: irregular regions instead of boxes (with --size N, 4 to 16)"),
+            Flag::switch("diagonals", "Sudoku family: X, both long diagonals hold every digit"),
+            Flag::switch("killer", "Sudoku family: killer cages with sums, no givens unless --givens"),
+            Flag::switch("givens", "Sudoku family, killer: give digits as well as cages"),
+            // Shared with KenKen and classic Sudoku (same ids, same values).
+            Flag::number("size", "N", u8::MAX as u64, ""),
+            Flag { id: "symmetry", value_name: "SYMMETRY", help: "", takes: Takes::Choice(&Symmetry::NAMES) },
         ]
     }
 
-    fn apply_flags(params: &mut FamilyParams, m: &clap::ArgMatches) -> Result<(), String> {
-        let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten().copied().unwrap_or(false);
-        if let Some(b) = m.try_get_one::<String>("box").ok().flatten() {
+    fn apply_flags(params: &mut FamilyParams, given: &FlagValues) -> Result<(), String> {
+        let flag = |id: &str| given.switch(id);
+        if let Some(b) = given.text("box") {
             params.boxes = Some(notation::parse_box(b).map_err(|e| format!("--box {e}"))?);
         }
-        let size = m.try_get_one::<u8>("size").ok().flatten().copied();
+        let size = given.number("size");
         if flag("jigsaw") {
             params.boxes = None;
-            params.jigsaw_size = size.map_or(9, usize::from);
+            params.jigsaw_size = size.map_or(9, |n| n as usize);
         } else if let Some(n) = size {
             let n = n as usize;
             if !(4..=shape::MAX_N).contains(&n) {
@@ -167,8 +156,8 @@ impl Kind for Family {
         params.diagonals |= flag("diagonals");
         params.killer |= flag("killer");
         params.givens |= flag("givens");
-        if let Some(&s) = m.try_get_one::<Symmetry>("symmetry").ok().flatten() {
-            params.symmetry = s;
+        if let Some(s) = given.text("symmetry") {
+            params.symmetry = Symmetry::from_name(s).ok_or_else(|| format!("--symmetry {s}: unknown"))?;
         }
         params.validate()
     }
