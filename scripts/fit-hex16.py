@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit the 16x16 grade table ([grades.size.16] of config/sudoku-family.toml) on two references
+"""Fit the 16x16 grade table ([grades.size.16] of crates/sudoku/config/sudoku-family.toml) on two references
 at once, and measure it on their held-out halves:
 
   * KrazyDad's 16x16 books (krazydad_hex16.jsonl, publisher levels IM < CH < TF < ST): book 1
@@ -85,7 +85,7 @@ def main():
             score = tau_b(kd_sets["1"], t) + tau_b(solo["fit"], t)
             if best is None or score > best[0]:
                 best = (score, t)
-    config = Path(__file__).parent.parent / "config" / "sudoku-family.toml"
+    config = Path(__file__).parent.parent / "crates" / "sudoku" / "config" / "sudoku-family.toml"
     now = tomllib.load(open(config, "rb"))["grades"]["size"]["16"]
     print(f"fitted: {best[1]}  (tau-b sum on the fit halves {best[0]:.4f})")
     for name, t in (("fitted", best[1]), ("config now", now)):

@@ -4,7 +4,7 @@
 # puzzles: COUNT candidates at each of the sizes 6x6, 8x10, 12x12, 15x15 and 20x20 (seed 7),
 # pooled; `calibrate --method quantile --shares 40,30,20,10` puts the three cuts on the
 # size-free difficulty (`Kind::difficulty`: steps / white cells^2), so one set of thresholds
-# serves every size. The hardest-level floor of config/kakuro.toml is kept (forcing chains make
+# serves every size. The hardest-level floor of crates/kakuro/config/kakuro.toml is kept (forcing chains make
 # a puzzle at least hard, trial expert: the same techniques mean the same grade at every size).
 # Then:
 #   - the 20 publisher-graded Kakuros (../shared/data/kakuro/graded: Kakuro Conquest and
@@ -12,7 +12,7 @@
 #     our grade, the size-free difficulty, steps per white cell and the raw step count, over
 #     pairs from the same publisher (their scales differ);
 #   - the grade mix of MIX fresh candidates (seed 1) at each size.
-# Writes OUT_DIR/kakuro-size-free.toml (copy its [grades] into config/kakuro.toml).
+# Writes OUT_DIR/kakuro-size-free.toml (copy its [grades] into crates/kakuro/config/kakuro.toml).
 #
 # Usage: scripts/kakuro-calibrate.sh [COUNT] [OUT_DIR]   (defaults: 400, output/kakuro-calibration)
 #   MIX=300 candidates per size for the mix
@@ -37,7 +37,7 @@ for s in $sizes; do
   cat "$out/fit-$s/puzzles.jsonl" >>"$out/pool.jsonl"
 done
 cfg=$out/kakuro-size-free.toml
-cp "$here/config/kakuro.toml" "$cfg"
+cp "$here/crates/kakuro/config/kakuro.toml" "$cfg"
 "$bin" --kind kakuro calibrate --quiet --reference "$out/pool.jsonl" --method quantile --shares 40,30,20,10 \
   --holdout 0 --seed 1 --write-config "$out/fitted.toml" | grep -E "^method"
 # Keep the built-in floor: calibrate --write-config wrote the quantile cuts with the floor of

@@ -13,8 +13,8 @@
 # Then, per size, on the TEST puzzles: Goodman-Kruskal gamma of Keen's level against our grade
 # on the size-free scale, against the grade of that size's own fit, and against the raw step
 # count; and the grade mix of MIX generated puzzles at every size 3 to 12 (with the grade
-# targeting of config/kenken.toml's [target]).
-# Writes OUT_DIR/kenken-sizes.toml (copy its [grades.size.N] tables into config/kenken.toml).
+# targeting of crates/kenken/config/kenken.toml's [target]).
+# Writes OUT_DIR/kenken-sizes.toml (copy its [grades.size.N] tables into crates/kenken/config/kenken.toml).
 # Installs sgt-puzzles if absent.
 #
 # Usage: scripts/keen-calibrate.sh [COUNT] [OUT_DIR] [SIZES...]
@@ -34,7 +34,7 @@ ensure_keen
 mkdir -p "$out"
 cfg=$out/kenken-sizes.toml
 # Start from the built-in settings without their size tables: every table comes from this run.
-python3 - "$here/config/kenken.toml" "$cfg" <<'PY'
+python3 - "$here/crates/kenken/config/kenken.toml" "$cfg" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 open(sys.argv[2], "w").write(re.sub(r"(?ms)^\[grades\.size\.\d+\].*?(?=^\[)", "", text))

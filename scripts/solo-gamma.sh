@@ -22,7 +22,7 @@
 #      killer board that has one, else [grades.size.N], else [grades]).
 # Prints one table; writes OUT_DIR/sudoku-family-sizes.toml (the [grades.size.N] tables of the
 # plain boxes and the [grades.variant.V] tables of the others, to copy into
-# config/sudoku-family.toml) and OUT_DIR/table.txt.
+# crates/sudoku/config/sudoku-family.toml) and OUT_DIR/table.txt.
 # Fewer puzzles where Solo is slow: 3x4 and 2x3k take 2/3 of FIT and TEST; 4x4, 3x3k, 2x4k,
 # 3x3xk and 9jk half; 4x4 stops at extreme (Solo needs about 80 s for one 4x4 unreasonable).
 # Solo's sets are kept in OUT_DIR and reused when they are already complete (FRESH=1 remakes).
@@ -90,7 +90,7 @@ for cfg in $configs; do
 done
 
 echo "== rate the test puzzles, one process each (--threads 1), and measure" >&2
-python3 - "$out" "$bin" "$here/scripts" "$here/config/sudoku-family.toml" <<'PY'
+python3 - "$out" "$bin" "$here/scripts" "$here/crates/sudoku/config/sudoku-family.toml" <<'PY'
 import csv, io, os, statistics, subprocess, sys, time, tomllib
 out, binary, scripts, builtin = sys.argv[1:5]
 sys.path.insert(0, scripts)

@@ -52,7 +52,7 @@ pub struct Cli {
     /// Puzzle kind.
     #[arg(long, global = true, value_enum, default_value_t = KindId::Sudoku)]
     pub kind: KindId,
-    /// TOML settings merged over the built-in defaults (see config/<kind>.toml).
+    /// TOML settings merged over the built-in defaults (see crates/<kind>/config/<kind>.toml).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Worker threads [default: all cores]. Output does not depend on it.

@@ -194,7 +194,7 @@ fn the_same_book_gives_the_same_bytes_and_bleed_grows_the_page() {
 /// The text elements of an SVG: (class, row, column, text).
 fn svg_texts(path: &Path) -> Vec<(String, usize, usize, String)> {
     let text = std::fs::read_to_string(path).unwrap();
-    let doc = usvg::roxmltree::Document::parse(&text).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
     doc.descendants()
         .filter(|n| n.has_tag_name("text"))
         .map(|n| {

@@ -879,7 +879,7 @@ fn make(l: &Loaded, a: &Args, picked: &[Option<Vec<Picked>>]) -> Result<Built> {
     let found = Mutex::new(Vec::new());
     let progress = book::bar((pages + laid.booklet.len()) as u64, a.quiet, "pages");
     let geometry = kdp::PageGeometry { trim: l.trim.points(), bleed: m.bleed, pages };
-    let inspect = |n: usize, tree: &usvg::Tree| {
+    let inspect = |n: usize, tree: &print::pdf::PageTree| {
         let mut problems = kdp::content_bounds(n, tree, &geometry);
         if !problems.is_empty() {
             found.lock().unwrap().append(&mut problems);
