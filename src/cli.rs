@@ -187,9 +187,6 @@ fn route_family(cli: &Cli) -> KindId {
         return cli.kind;
     }
     let flag = |id: &str| cli.given.switch(id);
-    if let Some(b) = cli.given.text("box") {
-        crate::kinds::sudoku::family::notation::set_text_box(b);
-    }
     // `--box 3x3` alone is classic 9×9: the classic kind makes it, faster and as before.
     let other_box = cli.given.text("box").is_some_and(|b| b != "3x3");
     if other_box || flag("jigsaw") || flag("diagonals") || flag("killer") {

@@ -78,8 +78,8 @@ impl KindVisitor for Conforms {
                 other => other.to_string(),
             };
             for (form, line) in [("text", text.clone()), ("JSON", json)] {
-                let back =
-                    K::parse(&line).unwrap_or_else(|e| panic!("{name}: its {form} form does not read back: {e}"));
+                let back = K::parse(&line, &Default::default())
+                    .unwrap_or_else(|e| panic!("{name}: its {form} form does not read back: {e}"));
                 assert_eq!(K::puzzle_text(&back), text, "{name}: {form} form read back");
                 assert_eq!(K::givens(&back), K::givens(p), "{name}: {form} form read back");
                 assert_eq!(K::canonical(&back, s), key, "{name}: {text}: canonical key after the {form} form");

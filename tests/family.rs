@@ -197,7 +197,7 @@ fn generate_rate_and_solve_through_the_binary() {
 fn a_large_puzzle_needing_subsets_is_decided() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sudoku/solo-5x5da.txt");
     let line = std::fs::read_to_string(path).unwrap();
-    let p = Family::parse(line.trim()).unwrap();
+    let p = Family::parse(line.trim(), &Default::default()).unwrap();
     let s = Family::solve(&p, 2);
     assert!(!s.undecided, "undecided");
     assert_eq!(s.count, 1);

@@ -284,7 +284,7 @@ fn generated<K: Kind>(params: &K::Params, count: usize, text: impl Fn(&K::Puzzle
 /// Parse with `K::parse`; a puzzle that parses and passes `small` is solved to 2. True when
 /// it parsed.
 fn parse_and_solve<K: Kind>(line: &str, small: impl Fn(&K::Puzzle) -> bool) -> bool {
-    let parsed = K::parse(line);
+    let parsed = K::parse(line, &Default::default());
     if let Ok(p) = &parsed {
         if small(p) {
             let s = K::solve(p, 2);

@@ -159,7 +159,7 @@ fn both_engines_rate_top1465_alike_but_for_trial() {
     let take = if all() || cfg!(not(debug_assertions)) { usize::MAX } else { 60 };
     let mut agree = Agreement::default();
     for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).take(take).enumerate() {
-        let puzzle = Sudoku::parse(line).unwrap();
+        let puzzle = Sudoku::parse(line, &Default::default()).unwrap();
         let solved = Sudoku::solve(&puzzle, 2);
         assert_eq!(solved.count, 1, "top1465 line {}", i + 1);
         let (c, f) = both(&puzzle, &solved.first.unwrap());

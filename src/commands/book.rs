@@ -288,7 +288,7 @@ fn print_book<K: Kind>(a: Args, svg_dir: bool) -> Result<ExitCode> {
         .zip(&rank)
         .map(|(r, &rank)| {
             let at = |e: String| anyhow::anyhow!("{}: {e}", r.at);
-            let p = K::parse(&r.puzzle).map_err(at)?;
+            let p = K::parse(&r.puzzle, &K::Params::default()).map_err(at)?;
             let digits = print::solution_digits(&r.solution).map_err(at)?;
             let puzzle = K::draw(&p, None);
             let (hint, worked) = if a.hints || rank < a.worked {

@@ -441,7 +441,7 @@ fn draw_all<K: Kind>(records: &[&Record], line_weight: f64) -> Result<Vec<(Strin
         .par_iter()
         .map(|r| {
             let at = |e: String| anyhow::anyhow!("{}: {e}", r.at);
-            let p = K::parse(&r.puzzle).map_err(at)?;
+            let p = K::parse(&r.puzzle, &K::Params::default()).map_err(at)?;
             let digits = print::solution_digits(&r.solution).map_err(at)?;
             let mut puzzle = K::draw(&p, None);
             let mut solution = K::draw(&p, Some(&digits));

@@ -51,7 +51,7 @@ pub fn explain<K: Kind>(
     format: PathFormat,
 ) -> anyhow::Result<ExitCode> {
     process_records(input, None, |n, line, out| {
-        let p = K::parse(line)?;
+        let p = K::parse(line, &cfg.params)?;
         let s = unique_solution::<K>(&p)?;
         let e = explain_one::<K>(cfg, &p, &s)?;
         let text = match format {
@@ -89,7 +89,7 @@ pub fn explain<K: Kind>(
 }
 
 pub fn hint<K: Kind>(
-    _cfg: &RunConfig<K::Params>,
+    cfg: &RunConfig<K::Params>,
     input: Option<&Path>,
     reveal: bool,
     format: PathFormat,
@@ -99,7 +99,7 @@ pub fn hint<K: Kind>(
             Some((p, c)) => (p, Some(c.trim())),
             None => (line, None),
         };
-        let p = K::parse(puzzle)?;
+        let p = K::parse(puzzle, &cfg.params)?;
         let s = unique_solution::<K>(&p)?;
         let solution = grid_of(&K::solution_json(&s))?;
         let entered = match current {

@@ -371,7 +371,7 @@ pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>, off: u64)
         ["line", "grade", "steps", "hardest_level", "givens"].iter().map(|s| s.to_string()).collect();
     header.extend(K::Tech::ALL.iter().map(|t| format!("used_{}", t.name())));
     process_lines(input, &header, |line, out| {
-        let p = K::parse(line)?;
+        let p = K::parse(line, &cfg.params)?;
         let s = unique_solution::<K>(&p)?;
         let mut trace = crate::rate::Trace { off, ..Default::default() };
         let rated = K::rate(&p, &s, (off != 0).then_some(&mut trace));
@@ -393,13 +393,13 @@ pub fn rate<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>, off: u64)
     })
 }
 
-pub fn solve<K: Kind>(_cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result<ExitCode> {
+pub fn solve<K: Kind>(cfg: &RunConfig<K::Params>, input: Option<&Path>) -> Result<ExitCode> {
     let header: Vec<String> = ["line", "solutions", "solution"].iter().map(|s| s.to_string()).collect();
     if let Some(fast) = K::SOLVE_FIELDS {
         return process_lines(input, &header, fast);
     }
     process_lines(input, &header, |line, out| {
-        let p = K::parse(line)?;
+        let p = K::parse(line, &cfg.params)?;
         let solved = K::solve(&p, 2);
         if solved.undecided {
             return Err(UNDECIDED.into());

@@ -201,6 +201,16 @@ pub(crate) fn configure<K: Kind>(cli: &Cli, saved: Option<&SavedRun>) -> Result<
             K::HAS_VARIANTS,
             &config::source_name::<K>(cli.config.as_deref()),
         )?;
+    } else if matches!(
+        cli.command,
+        Command::Rate { .. }
+            | Command::Solve { .. }
+            | Command::Explain { .. }
+            | Command::Hint { .. }
+            | Command::Calibrate { .. }
+    ) {
+        // The board flags these commands take (`--box`) choose how input lines are read.
+        K::apply_flags(&mut cfg.params, &cli.given).map_err(UsageError)?;
     }
     Ok(cfg)
 }

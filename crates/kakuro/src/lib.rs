@@ -197,7 +197,7 @@ impl Kind for KakuroKind {
         Rated { solved: pos.is_done(), unsound: pos.unsound, rating }
     }
 
-    fn parse(line: &str) -> Result<Kakuro, String> {
+    fn parse(line: &str, _params: &KakuroParams) -> Result<Kakuro, String> {
         notation::parse(line)
     }
     fn puzzle_text(p: &Kakuro) -> String {

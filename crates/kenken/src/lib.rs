@@ -268,7 +268,7 @@ impl Kind for KenKenKind {
         Rated { solved: pos.is_done(), unsound: pos.unsound, rating }
     }
 
-    fn parse(line: &str) -> Result<KenKen, String> {
+    fn parse(line: &str, _params: &KenKenParams) -> Result<KenKen, String> {
         notation::parse(line)
     }
     fn puzzle_text(p: &KenKen) -> String {

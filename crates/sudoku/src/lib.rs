@@ -131,7 +131,7 @@ impl Kind for Sudoku {
         Rated { rating, solved: pos.empty.is_empty(), unsound: pos.unsound }
     }
 
-    fn parse(line: &str) -> Result<Grid, String> {
+    fn parse(line: &str, _params: &SudokuParams) -> Result<Grid, String> {
         notation::parse(line)
     }
     fn puzzle_text(p: &Grid) -> String {

@@ -133,7 +133,7 @@ fn check_arguments(a: &Args) -> Result<()> {
 
 /// The reference lines as (line number, puzzle, label); bad lines are reported (`line N:`) and
 /// make the second value true.
-fn read_reference<K: Kind>(a: &Args) -> Result<(Vec<Entry<K::Puzzle>>, bool)> {
+fn read_reference<K: Kind>(a: &Args, params: &K::Params) -> Result<(Vec<Entry<K::Puzzle>>, bool)> {
     // A zstd file is read decompressed, as every input of the program is.
     let text = crate::book::layout::read_to_string(a.reference)
         .map_err(|e| UsageError(format!("--reference {}: {e}", a.reference.display())))?;
@@ -152,7 +152,7 @@ fn read_reference<K: Kind>(a: &Args) -> Result<(Vec<Entry<K::Puzzle>>, bool)> {
         } else if label.is_empty() {
             Some("no label after the puzzle".to_string())
         } else {
-            match K::parse(puzzle) {
+            match K::parse(puzzle, params) {
                 Ok(p) => {
                     entries.push((i + 1, p, label.to_string()));
                     None
@@ -390,7 +390,7 @@ impl Agreement {
 /// Run `calibrate`.
 pub fn calibrate<K: Kind>(cfg: &RunConfig<K::Params>, a: Args) -> Result<ExitCode> {
     check_arguments(&a)?;
-    let (entries, bad_lines) = read_reference::<K>(&a)?;
+    let (entries, bad_lines) = read_reference::<K>(&a, &cfg.params)?;
     let levels = resolve_levels(a.levels.clone(), &entries)?;
     let labelled = entries.iter().filter_map(|e| levels.iter().position(|l| *l == e.2));
     check_levels(&a, &levels, &level_counts(levels.len(), labelled), "labelled")?;

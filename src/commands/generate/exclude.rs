@@ -51,11 +51,11 @@ fn item(line: &str, puzzle_col: Option<usize>) -> Result<Item, String> {
     Ok(Item::Puzzle(t.to_string()))
 }
 
-fn key_of<K: Kind>(item: Item) -> Result<u128, String> {
+fn key_of<K: Kind>(item: Item, params: &K::Params) -> Result<u128, String> {
     match item {
         Item::Key(k) => Ok(k),
         Item::Puzzle(text) => {
-            let p = K::parse(&text)?;
+            let p = K::parse(&text, params)?;
             let s = lines::unique_solution::<K>(&p)?;
             Ok(K::canonical(&p, &s))
         }
@@ -63,7 +63,7 @@ fn key_of<K: Kind>(item: Item) -> Result<u128, String> {
 }
 
 /// The keys of one file, appended to `keys`; returns how many lines gave a key.
-fn read_file<K: Kind>(path: &Path, keys: &mut Vec<u128>) -> Result<u64> {
+fn read_file<K: Kind>(path: &Path, params: &K::Params, keys: &mut Vec<u128>) -> Result<u64> {
     let shown = path.display();
     if path == Path::new("-") {
         return Err(UsageError("--exclude takes files, not standard input".into()).into());
@@ -74,7 +74,7 @@ fn read_file<K: Kind>(path: &Path, keys: &mut Vec<u128>) -> Result<u64> {
     let mut count = 0u64;
     let mut flush = |chunk: &mut Vec<(usize, String)>, puzzle_col: Option<usize>| -> Result<()> {
         let got: Vec<(usize, Result<u128, String>)> =
-            chunk.par_iter().map(|(n, l)| (*n, item(l, puzzle_col).and_then(key_of::<K>))).collect();
+            chunk.par_iter().map(|(n, l)| (*n, item(l, puzzle_col).and_then(|i| key_of::<K>(i, params)))).collect();
         for (n, k) in got {
             let k = k.map_err(|e| UsageError(format!("--exclude {shown} line {n}: {e}")))?;
             keys.push(k);
@@ -111,12 +111,13 @@ fn read_file<K: Kind>(path: &Path, keys: &mut Vec<u128>) -> Result<u64> {
 /// Per `--exclude` file: its name and how many keys it gave.
 pub type PerFile = Vec<(String, u64)>;
 
-/// Every key of every file (repeats included) and, per file, its name and how many keys it gave.
-pub fn read<K: Kind>(files: &[PathBuf]) -> Result<(Vec<u128>, PerFile)> {
+/// Every key of every file (repeats included) and, per file, its name and how many keys it gave;
+/// puzzle lines are read with the run's parameters.
+pub fn read<K: Kind>(files: &[PathBuf], params: &K::Params) -> Result<(Vec<u128>, PerFile)> {
     let mut keys = Vec::new();
     let mut per_file = Vec::new();
     for f in files {
-        let n = read_file::<K>(f, &mut keys)?;
+        let n = read_file::<K>(f, params, &mut keys)?;
         per_file.push((f.display().to_string(), n));
     }
     Ok((keys, per_file))
@@ -130,7 +131,7 @@ mod tests {
     #[test]
     fn keys_from_csv_books_records_puzzle_lines_and_key_lines() {
         let puzzle = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-        let p = Sudoku::parse(puzzle).unwrap();
+        let p = Sudoku::parse(puzzle, &Default::default()).unwrap();
         let key = Sudoku::canonical(&p, &lines::unique_solution::<Sudoku>(&p).unwrap());
         let dir = tempfile::tempdir().unwrap();
         let write = |name: &str, text: String| {
@@ -149,16 +150,19 @@ mod tests {
             write("lines.txt", format!("# a comment\n\n{puzzle}\n")),
             write("keys.txt", format!("{key:032x}\n")),
         ];
-        let (keys, per_file) = read::<Sudoku>(&files).unwrap();
+        let (keys, per_file) = read::<Sudoku>(&files, &Default::default()).unwrap();
         assert_eq!(keys, [key; 4]);
         assert!(per_file.iter().all(|(_, n)| *n == 1));
 
         let bad = write("bad.txt", format!("{puzzle}\nnot a puzzle\n"));
-        let err = read::<Sudoku>(&[bad]).unwrap_err().to_string();
+        let err = read::<Sudoku>(&[bad], &Default::default()).unwrap_err().to_string();
         assert!(err.contains("bad.txt line 2:"), "{err}");
         let two = write("two.txt", ".".repeat(81));
-        assert!(read::<Sudoku>(&[two]).unwrap_err().to_string().contains("line 1: puzzle has more than one solution"));
+        assert!(read::<Sudoku>(&[two], &Default::default())
+            .unwrap_err()
+            .to_string()
+            .contains("line 1: puzzle has more than one solution"));
         let missing = dir.path().join("missing.txt");
-        assert!(read::<Sudoku>(&[missing]).unwrap_err().downcast_ref::<UsageError>().is_some());
+        assert!(read::<Sudoku>(&[missing], &Default::default()).unwrap_err().downcast_ref::<UsageError>().is_some());
     }
 }

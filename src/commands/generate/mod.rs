@@ -261,7 +261,7 @@ fn start<'a, K: Kind>(
     req: &Request,
     dir_slot: &'a mut Option<OutDir>,
 ) -> Result<RunSink<'a, K>> {
-    let (mut keys, per_file) = exclude::read::<K>(req.exclude)?;
+    let (mut keys, per_file) = exclude::read::<K>(req.exclude, &cfg.params)?;
     let known = match req.library {
         Some(spec) => {
             let k = library_keys::<K>(spec, &cfg.params)?;

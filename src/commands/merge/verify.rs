@@ -203,7 +203,7 @@ fn rebuilt<K: Kind>(got: &[String], paths: bool) -> Result<(String, Vec<String>)
     if got[1] != K::NAME {
         return Err(format!("kind {}, but the shards are of kind {}", got[1], K::NAME));
     }
-    let puzzle = K::parse(&got[8]).map_err(|e| format!("the puzzle cannot be read ({e})"))?;
+    let puzzle = K::parse(&got[8], &K::Params::default()).map_err(|e| format!("the puzzle cannot be read ({e})"))?;
     let solution = first_solution::<K>(&puzzle)?;
     if K::solution_text(&solution) != got[9] {
         return Err("the recorded solution does not solve the puzzle".into());
@@ -339,8 +339,8 @@ fn implied<K: Kind>(
 /// solver finds, which must be the recorded one.
 fn solved<K: Kind>(puzzle: &Value, solution: &Value) -> Result<(K::Puzzle, K::Solution), String> {
     let p = match puzzle {
-        Value::String(s) => K::parse(s),
-        other => K::parse(&other.to_string()),
+        Value::String(s) => K::parse(s, &K::Params::default()),
+        other => K::parse(&other.to_string(), &K::Params::default()),
     }
     .map_err(|e| format!("the puzzle cannot be read ({e})"))?;
     if K::puzzle_json(&p) != *puzzle {

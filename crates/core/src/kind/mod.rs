@@ -95,8 +95,9 @@ pub trait Kind: Send + Sync + Sized + 'static {
     type Puzzle: Clone + Send + Sync;
     type Solution: Clone + Send + Sync + PartialEq + std::fmt::Debug;
     type Tech: Technique;
-    /// The kind's validated generation parameters.
-    type Params: Clone + Send + Sync + Serialize + serde::de::DeserializeOwned + std::fmt::Debug;
+    /// The kind's validated generation parameters. `Default` gives parameters that read
+    /// every line the kind writes (`parse`).
+    type Params: Clone + Default + Send + Sync + Serialize + serde::de::DeserializeOwned + std::fmt::Debug;
 
     /// The number the grade thresholds apply to: the step count, or for a kind whose step
     /// count grows with the board beyond what the size explains (Kakuro, any shape), a
@@ -156,8 +157,10 @@ pub trait Kind: Send + Sync + Sized + 'static {
     /// Rate a uniquely solvable puzzle whose solution is known, as `trace` asks (techniques
     /// switched off) and recording what it asks for (level log, path, shortcut).
     fn rate(puzzle: &Self::Puzzle, solution: &Self::Solution, trace: Option<&mut Trace>) -> Rated;
-    /// Read one input line (text form or JSON); the error says what is wrong.
-    fn parse(line: &str) -> Result<Self::Puzzle, String>;
+    /// Read one input line (text form or JSON) with the kind's parameters (the family's box
+    /// for a text line); the error says what is wrong. A line the kind wrote reads back with
+    /// any parameters.
+    fn parse(line: &str, params: &Self::Params) -> Result<Self::Puzzle, String>;
     fn puzzle_text(p: &Self::Puzzle) -> String;
     fn puzzle_json(p: &Self::Puzzle) -> serde_json::Value;
     fn solution_text(s: &Self::Solution) -> String;

@@ -231,8 +231,8 @@ impl Kind for Family {
         Rated { rating, solved: pos.is_solved(), unsound: pos.unsound }
     }
 
-    fn parse(line: &str) -> Result<FamilyPuzzle, String> {
-        let (shape, givens) = notation::parse(line)?;
+    fn parse(line: &str, params: &FamilyParams) -> Result<FamilyPuzzle, String> {
+        let (shape, givens) = notation::parse(line, params.boxes)?;
         Ok(FamilyPuzzle { shape: Arc::new(shape), givens })
     }
     fn puzzle_text(p: &FamilyPuzzle) -> String {

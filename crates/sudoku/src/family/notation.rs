@@ -13,13 +13,15 @@ pub fn symbol(d: u8) -> char {
 }
 
 /// Read a text line, a JSON object (bare or a book record's `puzzle`) or a Solo game ID.
-pub fn parse(line: &str) -> Result<(Shape, Vec<u8>), String> {
+/// Read one line; a text line of n² characters takes `text_box` when R·C = n (the run's
+/// `--box`), else the most square box.
+pub fn parse(line: &str, text_box: Option<(usize, usize)>) -> Result<(Shape, Vec<u8>), String> {
     let t = line.trim();
     if t.starts_with('{') {
         let v: Value = serde_json::from_str(t).map_err(|e| format!("not JSON: {e}"))?;
         let v = match v.get("puzzle") {
             Some(p) if p.is_object() => p.clone(),
-            Some(Value::String(s)) => return parse(s),
+            Some(Value::String(s)) => return parse(s, text_box),
             _ => v,
         };
         return from_json(&v);
@@ -27,7 +29,7 @@ pub fn parse(line: &str) -> Result<(Shape, Vec<u8>), String> {
     if t.contains(':') {
         return solo_id::parse(t);
     }
-    parse_text(t)
+    parse_text(t, text_box)
 }
 
 /// Whether an input line is a family puzzle rather than a classic 9×9 line: a JSON object with
@@ -43,10 +45,6 @@ pub fn is_family_line(line: &str) -> bool {
     let len = t.chars().count();
     len != 81 && (4..=super::shape::MAX_N).any(|n| n * n == len)
 }
-
-/// The box of text lines given with `--box` (`rate`, `solve`, `calibrate`), set once by the
-/// command line; lines of another size keep the most square box.
-static TEXT_BOX: std::sync::OnceLock<(usize, usize)> = std::sync::OnceLock::new();
 
 /// Read `--box RxC`.
 pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
@@ -72,16 +70,8 @@ pub fn box_value(s: &str) -> Result<String, String> {
     Ok(s.to_string())
 }
 
-/// Read text lines with this box (`--box RxC`); an unreadable value is left to the flag's
-/// own check.
-pub fn set_text_box(b: &str) {
-    if let Ok(rc) = parse_box(b) {
-        let _ = TEXT_BOX.set(rc);
-    }
-}
-
-/// An n² character line with the most square box (or `--box` when it fits).
-pub fn parse_text(t: &str) -> Result<(Shape, Vec<u8>), String> {
+/// An n² character line with the most square box (or `text_box` when it fits).
+pub fn parse_text(t: &str, text_box: Option<(usize, usize)>) -> Result<(Shape, Vec<u8>), String> {
     let len = t.chars().count();
     let n = (4..=super::shape::MAX_N).find(|n| n * n == len).ok_or_else(|| {
         format!("{len} characters: a text puzzle has n² characters for n from 4 to {}", super::shape::MAX_N)
@@ -97,7 +87,7 @@ pub fn parse_text(t: &str) -> Result<(Shape, Vec<u8>), String> {
         };
         givens.push(d);
     }
-    let b = TEXT_BOX.get().copied().filter(|(r, c)| r * c == n).unwrap_or(default_box(n));
+    let b = text_box.filter(|(r, c)| r * c == n).unwrap_or(default_box(n));
     if b.0 < 2 {
         return Err(format!(
             "{len} characters: no box of at least 2x2 makes {n} symbols (give a {n}x{n} jigsaw as a JSON object \
@@ -225,30 +215,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_text_line_takes_the_box_it_is_given_when_the_sizes_match() {
+        let six = ".".repeat(36);
+        assert_eq!(parse(&six, None).unwrap().0.boxes, Some((2, 3)));
+        assert_eq!(parse(&six, Some((3, 2))).unwrap().0.boxes, Some((3, 2)));
+        // A box of another size leaves the most square one.
+        assert_eq!(parse(&six, Some((2, 4))).unwrap().0.boxes, Some((2, 3)));
+    }
+
+    #[test]
     fn text_and_json_round_trip() {
         let line = "1..4.4..2..1..3.";
-        let (s, g) = parse(line).unwrap();
+        let (s, g) = parse(line, None).unwrap();
         assert_eq!((s.n, s.boxes), (4, Some((2, 2))));
         assert_eq!(to_text(&s, &g).unwrap(), line);
         let v = to_json(&s, &g);
         let (s2, g2) = from_json(&v).unwrap();
         assert_eq!((s2, g2), (s.clone(), g.clone()));
         let record = json!({"id": "x", "puzzle": v}).to_string();
-        assert_eq!(parse(&record).unwrap().1, g);
+        assert_eq!(parse(&record, None).unwrap().1, g);
         let big: String = "A".to_string() + &".".repeat(255);
-        let (s16, g16) = parse(&big).unwrap();
+        let (s16, g16) = parse(&big, None).unwrap();
         assert_eq!((s16.n, g16[0]), (16, 10));
     }
 
     #[test]
     fn bad_input_is_named() {
-        assert!(parse("12345").unwrap_err().contains("5 characters"));
-        assert!(parse("5..4.4..2..1..3.").unwrap_err().contains("character 1"));
-        assert!(parse("{\"size\": 4}").is_err());
-        assert!(parse("{\"size\": 4, \"box\": [2, 2], \"givens\": [[1]]}").unwrap_err().contains("givens"));
-        assert!(parse("{\"size\": 4, \"box\": null}").unwrap_err().contains("regions"));
+        assert!(parse("12345", None).unwrap_err().contains("5 characters"));
+        assert!(parse("5..4.4..2..1..3.", None).unwrap_err().contains("character 1"));
+        assert!(parse("{\"size\": 4}", None).is_err());
+        assert!(parse("{\"size\": 4, \"box\": [2, 2], \"givens\": [[1]]}", None).unwrap_err().contains("givens"));
+        assert!(parse("{\"size\": 4, \"box\": null}", None).unwrap_err().contains("regions"));
         let cage = "{\"size\": 4, \"box\": [2, 2], \"cages\": [{\"sum\": 3, \"cells\": [[0, 0], [9, 9]]}]}";
-        assert!(parse(cage).unwrap_err().contains("outside"));
-        assert!(parse("{not json").is_err());
+        assert!(parse(cage, None).unwrap_err().contains("outside"));
+        assert!(parse("{not json", None).is_err());
     }
 }
