@@ -16,7 +16,7 @@ pub mod steer;
 pub mod techniques;
 
 use pf_core::common::cage::Op;
-use pf_core::kind::{Flag, FlagValues, Generated, Kind, Rated, Reject, Solved};
+use pf_core::kind::{Flag, FlagValues, Generated, GradeKey, Graded, Kind, Rated, Reject, Solved};
 use pf_core::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -295,11 +295,12 @@ impl Kind for KenKenKind {
     }
     /// `notation` reads sizes 1 to 12 (generated: 3 to 12).
     const TABLE_SIZES: Option<(usize, usize)> = Some((1, 12));
-    fn grading_size(params: &KenKenParams) -> Option<usize> {
-        Some(params.size as usize)
-    }
-    fn puzzle_size(p: &KenKen) -> Option<usize> {
-        Some(p.size as usize)
+    fn grade_key(of: Graded<'_, Self>) -> GradeKey {
+        let size = match of {
+            Graded::Run(p) => p.size,
+            Graded::Puzzle(p) => p.size,
+        };
+        GradeKey { size: Some(size as usize), variants: Vec::new() }
     }
     fn draw(p: &KenKen, digits: pf_core::draw::Digits) -> pf_core::draw::Drawing {
         draw::draw(p, digits)

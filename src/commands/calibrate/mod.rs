@@ -221,7 +221,8 @@ fn rate_and_split<K: Kind>(
     let rated: Vec<_> = entries
         .par_iter()
         .map(|(line, p, label)| {
-            (*line, (K::puzzle_size(p), K::puzzle_variants(p).into_iter().next()), rate_one::<K>(p, label, levels))
+            let key = crate::kinds::GradeKey::of_puzzle::<K>(p);
+            (*line, (key.size, key.variants.into_iter().next()), rate_one::<K>(p, label, levels))
         })
         .collect();
     let mut failed = false;

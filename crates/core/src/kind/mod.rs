@@ -170,30 +170,19 @@ pub trait Kind: Send + Sync + Sized + 'static {
     const SOLVE_FIELDS: Option<SolveFields> = None;
     fn solution_json(s: &Self::Solution) -> serde_json::Value;
     fn givens(p: &Self::Puzzle) -> usize;
-    /// The grid size that selects `[grades.size.N]` thresholds for a run (kinds whose step scale
-    /// depends on it), or None.
-    fn grading_size(_params: &Self::Params) -> Option<usize> {
-        None
+    /// The grade tables that apply to a run or to one puzzle (`rate`): the grid size that selects
+    /// `[grades.size.N]` (kinds whose step scale depends on it) and the variant tables, most
+    /// specific first, ahead of the size's (kinds whose variants have step scales of their own).
+    /// The default: `[grades]` alone.
+    fn grade_key(_of: Graded<'_, Self>) -> GradeKey {
+        GradeKey::default()
     }
-    /// The same for one puzzle (`rate`).
-    fn puzzle_size(_p: &Self::Puzzle) -> Option<usize> {
-        None
-    }
-    /// The sizes `puzzle_size` can give (every puzzle the kind reads, not only those it
+    /// The sizes `grade_key` can give (every puzzle the kind reads, not only those it
     /// generates), lowest and highest: a `[grades.size.N]` or `[target.size.N]` table outside
     /// them could apply to no puzzle and is refused. None for kinds without size tables.
     const TABLE_SIZES: Option<(usize, usize)> = None;
-    /// Whether the kind reads `[grades.variant.NAME]` tables (`grading_variants`).
+    /// Whether the kind reads `[grades.variant.NAME]` tables (`grade_key`'s variants).
     const HAS_VARIANTS: bool = false;
-    /// The variant tables that may grade a run, most specific first, ahead of the size's
-    /// (kinds whose variants have step scales of their own); empty for none.
-    fn grading_variants(_params: &Self::Params) -> Vec<String> {
-        Vec::new()
-    }
-    /// The same for one puzzle (`rate`).
-    fn puzzle_variants(_p: &Self::Puzzle) -> Vec<String> {
-        Vec::new()
-    }
     /// Draw the puzzle for print (`book`), in cell units: the grid and its clues, and with
     /// `digits` (row-major, as `print::solution_digits` reads a book record's solution) the
     /// solution. Text elements carry a class and their cell (see `print::Drawing::text`).
@@ -225,14 +214,22 @@ pub struct GradeKey {
     pub variants: Vec<String>,
 }
 
+/// What `Kind::grade_key` looks the tables up for.
+pub enum Graded<'a, K: Kind> {
+    /// A run, before any puzzle: its parameters.
+    Run(&'a K::Params),
+    /// One puzzle.
+    Puzzle(&'a K::Puzzle),
+}
+
 impl GradeKey {
     /// A run's key, from its parameters.
     pub fn of_run<K: Kind>(params: &K::Params) -> GradeKey {
-        GradeKey { size: K::grading_size(params), variants: K::grading_variants(params) }
+        K::grade_key(Graded::Run(params))
     }
 
     /// One puzzle's key.
     pub fn of_puzzle<K: Kind>(p: &K::Puzzle) -> GradeKey {
-        GradeKey { size: K::puzzle_size(p), variants: K::puzzle_variants(p) }
+        K::grade_key(Graded::Puzzle(p))
     }
 }

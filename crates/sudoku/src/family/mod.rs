@@ -13,7 +13,7 @@ pub mod solve;
 pub mod techniques;
 
 use super::Symmetry;
-use pf_core::kind::{Choice, Flag, FlagValues, Generated, Kind, Rated, Reject, Solved, Takes};
+use pf_core::kind::{Choice, Flag, FlagValues, Generated, GradeKey, Graded, Kind, Rated, Reject, Solved, Takes};
 use pf_core::rate::{self, Trace};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -255,19 +255,13 @@ impl Kind for Family {
     }
     /// Every size of `shape::Shape` (a prime size has no box but is read as a jigsaw).
     const TABLE_SIZES: Option<(usize, usize)> = Some((4, shape::MAX_N));
-    fn grading_size(params: &FamilyParams) -> Option<usize> {
-        Some(params.size())
-    }
-    fn puzzle_size(p: &FamilyPuzzle) -> Option<usize> {
-        Some(p.shape.n)
-    }
     const HAS_VARIANTS: bool = true;
-    fn grading_variants(params: &FamilyParams) -> Vec<String> {
-        shape::grade_variants(params.size(), params.boxes.is_none(), params.diagonals, params.killer)
-    }
-    fn puzzle_variants(p: &FamilyPuzzle) -> Vec<String> {
-        let s = &p.shape;
-        shape::grade_variants(s.n, s.boxes.is_none(), s.diagonals, s.is_killer())
+    fn grade_key(of: Graded<'_, Self>) -> GradeKey {
+        let (n, jigsaw, diagonals, killer) = match of {
+            Graded::Run(p) => (p.size(), p.boxes.is_none(), p.diagonals, p.killer),
+            Graded::Puzzle(p) => (p.shape.n, p.shape.boxes.is_none(), p.shape.diagonals, p.shape.is_killer()),
+        };
+        GradeKey { size: Some(n), variants: shape::grade_variants(n, jigsaw, diagonals, killer) }
     }
     fn draw(p: &FamilyPuzzle, digits: pf_core::draw::Digits) -> pf_core::draw::Drawing {
         draw::draw(&p.shape, &p.givens, digits)
