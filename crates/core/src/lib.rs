@@ -16,4 +16,5 @@ pub mod draw;
 pub mod grade;
 pub mod kind;
 pub mod rate;
+pub mod rules;
 pub mod seed;

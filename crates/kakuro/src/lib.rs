@@ -19,8 +19,10 @@ pub mod techniques;
 mod windows;
 
 use pf_core::common::cage::sum_combos;
+use pf_core::common::cage::Op;
 use pf_core::kind::{Flag, FlagValues, Generated, Kind, Rated, Reject, Solved};
 use pf_core::rate::{self, Trace};
+use pf_core::rules::{Group, Rules};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use solve::Layout;
@@ -219,6 +221,25 @@ impl Kind for KakuroKind {
     }
     fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
         canonical::canonical_key(p)
+    }
+    fn rules(p: &Kakuro) -> Rules {
+        let white = |r: usize, c: usize| matches!(p.cells[r * p.cols + c], Cell::White);
+        let mut groups = Vec::new();
+        let mut run = |cells: Vec<usize>, sum: u8| {
+            if !cells.is_empty() {
+                groups.push(Group { cells, distinct: true, clue: Some((Op::Add, sum as u32)) });
+            }
+        };
+        for r in 0..p.rows {
+            for c in 0..p.cols {
+                if let Cell::Block { down, right } = p.cells[r * p.cols + c] {
+                    run((c + 1..p.cols).take_while(|&j| white(r, j)).map(|j| r * p.cols + j).collect(), right);
+                    run((r + 1..p.rows).take_while(|&i| white(i, c)).map(|i| i * p.cols + c).collect(), down);
+                }
+            }
+        }
+        let cells = p.cells.iter().map(|c| matches!(c, Cell::White).then_some(0)).collect();
+        Rules { width: p.cols, cells, symbols: 9, groups }
     }
     fn givens(p: &Kakuro) -> usize {
         p.cells

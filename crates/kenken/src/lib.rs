@@ -18,6 +18,7 @@ pub mod techniques;
 use pf_core::common::cage::Op;
 use pf_core::kind::{Flag, FlagValues, Generated, GradeKey, Graded, Kind, Rated, Reject, Solved};
 use pf_core::rate::{self, Trace};
+use pf_core::rules::{Group, Rules};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
@@ -289,6 +290,19 @@ impl Kind for KenKenKind {
     }
     fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
         canonical::canonical_key(p)
+    }
+    fn rules(p: &KenKen) -> Rules {
+        let n = p.size as usize;
+        let mut groups = Vec::new();
+        for i in 0..n {
+            groups.push(Group::house((0..n).map(|j| i * n + j).collect()));
+            groups.push(Group::house((0..n).map(|j| j * n + i).collect()));
+        }
+        for cage in &p.cages {
+            let cells = cage.cells.iter().map(|&c| c as usize).collect();
+            groups.push(Group { cells, distinct: false, clue: Some((cage.op, cage.target)) });
+        }
+        Rules { width: n, cells: vec![Some(0); n * n], symbols: n as u8, groups }
     }
     fn givens(p: &KenKen) -> usize {
         p.cages.iter().filter(|c| c.op == Op::Given).count()

@@ -24,6 +24,7 @@ pub mod techniques;
 
 use pf_core::kind::{Choice, Flag, FlagValues, Generated, Kind, Rated, Reject, Solved, Takes};
 use pf_core::rate::{self, Trace};
+use pf_core::rules::{Group, Rules};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
@@ -170,6 +171,15 @@ impl Kind for Sudoku {
     }
     fn draw(p: &Grid, digits: pf_core::draw::Digits) -> pf_core::draw::Drawing {
         draw::draw(p, digits)
+    }
+    fn rules(p: &Grid) -> Rules {
+        let mut groups = Vec::new();
+        for i in 0..9 {
+            groups.push(Group::house((0..9).map(|j| i * 9 + j).collect()));
+            groups.push(Group::house((0..9).map(|j| j * 9 + i).collect()));
+            groups.push(Group::house((0..9).map(|j| (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3).collect()));
+        }
+        Rules { width: 9, cells: p.iter().map(|&d| Some(d)).collect(), symbols: 9, groups }
     }
     fn givens(p: &Grid) -> usize {
         p.iter().filter(|&&d| d != 0).count()

@@ -170,6 +170,9 @@ pub trait Kind: Send + Sync + Sized + 'static {
     const SOLVE_FIELDS: Option<SolveFields> = None;
     fn solution_json(s: &Self::Solution) -> serde_json::Value;
     fn givens(p: &Self::Puzzle) -> usize;
+    /// The puzzle's rules written out plainly (cells, digits, groups with their clues), for the
+    /// simple solver of `rules::count`: the conformance suite's independent uniqueness check.
+    fn rules(p: &Self::Puzzle) -> crate::rules::Rules;
     /// The grade tables that apply to a run or to one puzzle (`rate`): the grid size that selects
     /// `[grades.size.N]` (kinds whose step scale depends on it) and the variant tables, most
     /// specific first, ahead of the size's (kinds whose variants have step scales of their own).

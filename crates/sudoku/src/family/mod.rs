@@ -13,8 +13,10 @@ pub mod solve;
 pub mod techniques;
 
 use super::Symmetry;
+use pf_core::common::cage::Op;
 use pf_core::kind::{Choice, Flag, FlagValues, Generated, GradeKey, Graded, Kind, Rated, Reject, Solved, Takes};
 use pf_core::rate::{self, Trace};
+use pf_core::rules::{Group, Rules};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use shape::Shape;
@@ -249,6 +251,25 @@ impl Kind for Family {
     }
     fn canonical(p: &FamilyPuzzle, s: &Vec<u8>) -> u128 {
         canonical::canonical_key(&p.shape, &p.givens, s)
+    }
+    fn rules(p: &FamilyPuzzle) -> Rules {
+        let s = &p.shape;
+        let n = s.n;
+        let mut groups = Vec::new();
+        for i in 0..n {
+            groups.push(Group::house((0..n).map(|j| i * n + j).collect()));
+            groups.push(Group::house((0..n).map(|j| j * n + i).collect()));
+            groups.push(Group::house((0..n * n).filter(|&c| s.regions[c] as usize == i).collect()));
+        }
+        if s.diagonals {
+            groups.push(Group::house((0..n).map(|i| i * n + i).collect()));
+            groups.push(Group::house((0..n).map(|i| i * n + n - 1 - i).collect()));
+        }
+        for cage in &s.cages {
+            let cells = cage.cells.iter().map(|&c| c as usize).collect();
+            groups.push(Group { cells, distinct: true, clue: Some((Op::Add, cage.sum)) });
+        }
+        Rules { width: n, cells: p.givens.iter().map(|&d| Some(d)).collect(), symbols: n as u8, groups }
     }
     fn givens(p: &FamilyPuzzle) -> usize {
         p.givens.iter().filter(|&&d| d != 0).count()
