@@ -8,6 +8,8 @@
 //! - rate soundly to the end (no step removes a solution digit or places a wrong one), and the
 //!   same twice; its path replays on the solution (every placed digit the solution's, no
 //!   removed digit the solution's);
+//! - keep its canonical key under the kind's symmetries (`Kind::symmetric`: three random
+//!   copies each, every copy itself uniquely solved by the moved solution);
 //! - survive its text form and its JSON form read back (`parse` of `puzzle_text` and of
 //!   `puzzle_json`): the same text, the same givens, the same canonical key;
 //! - draw as well-formed SVG, with text when it has givens.
@@ -17,8 +19,8 @@
 //! broken at random (bytes changed, cut, repeated), returns a value or an error, never panics,
 //! and what it accepts prints and reads back the same.
 //!
-//! Not yet here (issue 40): canonical keys under each kind's symmetries and each technique
-//! firing, which the kinds' own test files still check one kind at a time.
+//! Not yet here (issue 40): each technique firing on a puzzle that needs it and not on one that
+//! does not, which the kinds' own test files still check one kind at a time.
 
 use puzzle_factory::config;
 use puzzle_factory::kinds::{GradeKey, Kind, KindId, KindVisitor};
@@ -98,6 +100,7 @@ impl KindVisitor for Conforms {
         let texts = |v: &[(K::Puzzle, K::Solution)]| v.iter().map(|(p, _)| K::puzzle_text(p)).collect::<Vec<_>>();
         assert_eq!(texts(&puzzles), texts(&again), "{name}: the same seed made other puzzles");
         let mut steps = Vec::new();
+        let mut sym_rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(43);
         for (p, s) in &puzzles {
             let text = K::puzzle_text(p);
             let solved = K::solve(p, 2);
@@ -129,6 +132,12 @@ impl KindVisitor for Conforms {
             steps.push(rated.rating.steps);
 
             let key = K::canonical(p, s);
+            for _ in 0..3 {
+                let (q, t) = K::symmetric(p, s, &mut sym_rng);
+                let moved = K::solve(&q, 2);
+                assert_eq!((moved.count, moved.first.as_ref()), (1, Some(&t)), "{name}: {text}: a symmetric copy");
+                assert_eq!(K::canonical(&q, &t), key, "{name}: {text}: canonical key of {}", K::puzzle_text(&q));
+            }
             // A book record's `puzzle` field as the book reader takes it: a string as its text.
             let json = match K::puzzle_json(p) {
                 serde_json::Value::String(s) => s,

@@ -30,6 +30,27 @@ pub fn canonical_key(p: &Kakuro) -> u128 {
     KeyHasher::default().bytes(&best).finish()
 }
 
+/// A copy of puzzle `p` and solution `s` under the key's one symmetry, drawn with `rng`: as it
+/// is, or transposed (across clues become down clues).
+pub fn symmetric(p: &Kakuro, s: &crate::Grid, rng: &mut impl rand::Rng) -> (Kakuro, crate::Grid) {
+    if !rng.gen::<bool>() {
+        return (p.clone(), s.clone());
+    }
+    let (rows, cols) = (p.rows, p.cols);
+    let mut cells = Vec::with_capacity(rows * cols);
+    let mut digits = Vec::with_capacity(rows * cols);
+    for c in 0..cols {
+        for r in 0..rows {
+            cells.push(match p.cells[r * cols + c] {
+                crate::Cell::Block { down, right } => crate::Cell::Block { down: right, right: down },
+                white => white,
+            });
+            digits.push(s.digits[r * cols + c]);
+        }
+    }
+    (Kakuro { rows: cols, cols: rows, cells }, crate::Grid { cols: rows, digits })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -222,6 +222,9 @@ impl Kind for KakuroKind {
     fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
         canonical::canonical_key(p)
     }
+    fn symmetric(p: &Kakuro, s: &Grid, rng: &mut Xoshiro256PlusPlus) -> (Kakuro, Grid) {
+        canonical::symmetric(p, s, rng)
+    }
     fn rules(p: &Kakuro) -> Rules {
         let white = |r: usize, c: usize| matches!(p.cells[r * p.cols + c], Cell::White);
         let mut groups = Vec::new();

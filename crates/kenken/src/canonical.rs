@@ -53,6 +53,42 @@ pub fn canonical_key(p: &KenKen) -> u128 {
     h.finish()
 }
 
+/// A copy of puzzle `p` and solution `s` under one of the square's 8 symmetries, drawn with
+/// `rng` (the cages and the digits move with the cells).
+pub fn symmetric(p: &KenKen, s: &[u8], rng: &mut impl rand::Rng) -> (KenKen, Vec<u8>) {
+    let n = p.size as usize;
+    let m = n - 1;
+    let k = rng.gen_range(0..8);
+    let to = |cell: usize| {
+        let (r, c) = (cell / n, cell % n);
+        let (r, c) = match k {
+            0 => (r, c),
+            1 => (c, m - r),
+            2 => (m - r, m - c),
+            3 => (m - c, r),
+            4 => (r, m - c),
+            5 => (m - r, c),
+            6 => (c, r),
+            _ => (m - c, m - r),
+        };
+        r * n + c
+    };
+    let cages = p
+        .cages
+        .iter()
+        .map(|g| crate::Cage {
+            op: g.op,
+            target: g.target,
+            cells: g.cells.iter().map(|&c| to(c as usize) as u8).collect(),
+        })
+        .collect();
+    let mut solution = vec![0u8; n * n];
+    for (cell, &d) in s.iter().enumerate() {
+        solution[to(cell)] = d;
+    }
+    (KenKen { size: p.size, cages }, solution)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -291,6 +291,9 @@ impl Kind for KenKenKind {
     fn canonical(p: &Self::Puzzle, _s: &Self::Solution) -> u128 {
         canonical::canonical_key(p)
     }
+    fn symmetric(p: &KenKen, s: &Grid, rng: &mut Xoshiro256PlusPlus) -> (KenKen, Grid) {
+        canonical::symmetric(p, s, rng)
+    }
     fn rules(p: &KenKen) -> Rules {
         let n = p.size as usize;
         let mut groups = Vec::new();

@@ -473,6 +473,29 @@ pub fn canonical_key(p: &Grid, s: &Grid) -> u128 {
     h.finish()
 }
 
+/// A copy of puzzle `p` and solution `s` under a random symmetry of the key: digits relabelled,
+/// rows within bands and bands reordered, the same for columns, and perhaps transposed.
+pub fn symmetric(p: &Grid, s: &Grid, rng: &mut impl rand::Rng) -> (Grid, Grid) {
+    use pf_core::common::canon::band_preserving_order;
+    use rand::seq::SliceRandom;
+    let mut digits: Vec<u8> = (1..=9).collect();
+    digits.shuffle(rng);
+    let (rows, cols) = (band_preserving_order(3, 3, rng), band_preserving_order(3, 3, rng));
+    let flip: bool = rng.gen();
+    let image = |g: &Grid| {
+        let mut out = [0u8; 81];
+        for r in 0..9 {
+            for c in 0..9 {
+                let (a, b) = if flip { (cols[c], rows[r]) } else { (rows[r], cols[c]) };
+                let d = g[a * 9 + b];
+                out[r * 9 + c] = if d == 0 { 0 } else { digits[d as usize - 1] };
+            }
+        }
+        out
+    };
+    (image(p), image(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

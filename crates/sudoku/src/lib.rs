@@ -169,6 +169,9 @@ impl Kind for Sudoku {
     fn canonical(p: &Self::Puzzle, s: &Self::Solution) -> u128 {
         canonical::canonical_key(p, s)
     }
+    fn symmetric(p: &Grid, s: &Grid, rng: &mut Xoshiro256PlusPlus) -> (Grid, Grid) {
+        canonical::symmetric(p, s, rng)
+    }
     fn draw(p: &Grid, digits: pf_core::draw::Digits) -> pf_core::draw::Drawing {
         draw::draw(p, digits)
     }

@@ -36,3 +36,19 @@ impl KeyHasher {
         (u128::from(mix(self.a ^ 0x9e37_79b9_7f4a_7c15)) << 64) | u128::from(mix(self.b.rotate_left(29)))
     }
 }
+
+/// A random order of `bands · size` lines that keeps each band of `size` lines together: the
+/// bands shuffled, and the lines within each band (Sudoku's row and column symmetries).
+/// `out[i]` is the old line that goes to line `i`.
+pub fn band_preserving_order(bands: usize, size: usize, rng: &mut impl rand::Rng) -> Vec<usize> {
+    use rand::seq::SliceRandom;
+    let mut order: Vec<usize> = (0..bands).collect();
+    order.shuffle(rng);
+    let mut out = Vec::with_capacity(bands * size);
+    for b in order {
+        let mut lines: Vec<usize> = (0..size).collect();
+        lines.shuffle(rng);
+        out.extend(lines.into_iter().map(|l| b * size + l));
+    }
+    out
+}

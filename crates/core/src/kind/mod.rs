@@ -130,6 +130,10 @@ pub trait Kind: Send + Sync + Sized + 'static {
     /// puzzles exactly when one is the other under the kind's symmetries (SPEC.md, `--exclude`),
     /// a 128-bit hash of the canonical form. Written as 32 hex digits in column `canonical`.
     fn canonical(p: &Self::Puzzle, s: &Self::Solution) -> u128;
+    /// A copy of the puzzle and its solution under one of the kind's symmetries, drawn with
+    /// `rng`: one that `canonical` must not tell from the original (the conformance suite checks
+    /// it).
+    fn symmetric(p: &Self::Puzzle, s: &Self::Solution, rng: &mut Xoshiro256PlusPlus) -> (Self::Puzzle, Self::Solution);
     /// Build one candidate puzzle and the solution it was built from.
     fn generate(params: &Self::Params, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject>;
     /// Steered generation (`--require`, `--teach`): clues are removed in stages, stage i

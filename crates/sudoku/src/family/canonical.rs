@@ -400,6 +400,40 @@ fn box_key(shape: &Shape, (band, stack): (usize, usize), givens: &[u8], solution
     h.finish()
 }
 
+/// A copy of `givens` and `solution` on `shape` under a random symmetry of the key. Box boards
+/// (no diagonals, no cages): digits relabelled, rows within bands and bands reordered, the same
+/// for columns, and square boxes perhaps transposed. Jigsaw and X boards: digits relabelled
+/// (the square's symmetries that keep such a board are rare, and found by the key itself).
+/// Killer boards: as they are (their cage sums pin the digits, and their cages the square).
+pub fn symmetric(shape: &Shape, givens: &[u8], solution: &[u8], rng: &mut impl rand::Rng) -> (Vec<u8>, Vec<u8>) {
+    use pf_core::common::canon::band_preserving_order;
+    use rand::seq::SliceRandom;
+    let n = shape.n;
+    if shape.is_killer() {
+        return (givens.to_vec(), solution.to_vec());
+    }
+    let mut digits: Vec<u8> = (1..=n as u8).collect();
+    digits.shuffle(rng);
+    let (rows, cols, flip) = match shape.boxes {
+        Some((r, c)) if !shape.diagonals => {
+            (band_preserving_order(c, r, rng), band_preserving_order(r, c, rng), r == c && rng.gen::<bool>())
+        }
+        _ => ((0..n).collect(), (0..n).collect(), false),
+    };
+    let image = |g: &[u8]| {
+        let mut out = vec![0u8; n * n];
+        for r in 0..n {
+            for c in 0..n {
+                let (a, b) = if flip { (cols[c], rows[r]) } else { (rows[r], cols[c]) };
+                let d = g[a * n + b];
+                out[r * n + c] = if d == 0 { 0 } else { digits[d as usize - 1] };
+            }
+        }
+        out
+    };
+    (image(givens), image(solution))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::generate::generate;

@@ -252,6 +252,10 @@ impl Kind for Family {
     fn canonical(p: &FamilyPuzzle, s: &Vec<u8>) -> u128 {
         canonical::canonical_key(&p.shape, &p.givens, s)
     }
+    fn symmetric(p: &FamilyPuzzle, s: &Vec<u8>, rng: &mut Xoshiro256PlusPlus) -> (FamilyPuzzle, Vec<u8>) {
+        let (givens, solution) = canonical::symmetric(&p.shape, &p.givens, s, rng);
+        (FamilyPuzzle { shape: p.shape.clone(), givens }, solution)
+    }
     fn rules(p: &FamilyPuzzle) -> Rules {
         let s = &p.shape;
         let n = s.n;
