@@ -8,13 +8,13 @@
 
 #![allow(clippy::needless_range_loop)]
 
-pub mod canonical;
-pub mod draw;
+pub(crate) mod canonical;
+pub(crate) mod draw;
 pub mod generate;
 pub mod notation;
 mod scan_cache;
 pub mod solve;
-pub mod steer;
+pub(crate) mod steer;
 pub mod techniques;
 mod windows;
 

@@ -7,13 +7,13 @@
 
 #![allow(clippy::needless_range_loop)]
 
-pub mod canonical;
-pub mod draw;
+pub(crate) mod canonical;
+pub(crate) mod draw;
 pub mod generate;
 pub mod notation;
 pub mod solve;
-pub mod steer;
-pub mod techniques;
+pub(crate) mod steer;
+pub(crate) mod techniques;
 
 use pf_core::common::cage::Op;
 use pf_core::kind::{Flag, FlagValues, Generated, GradeKey, Graded, Kind, Rated, Reject, Solved};

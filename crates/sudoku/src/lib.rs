@@ -9,16 +9,16 @@
 
 mod band_tables;
 pub mod canonical;
-pub mod draw;
+pub(crate) mod draw;
 pub mod family;
 pub mod generate;
 pub mod geometry;
-pub mod notation;
+pub(crate) mod notation;
 pub mod position;
 mod scan_cache;
-pub mod singles;
+pub(crate) mod singles;
 pub mod solve;
-pub mod steer;
+pub(crate) mod steer;
 mod step;
 pub mod techniques;
 

@@ -2,14 +2,14 @@
 //! killer cages, alone or combined. Classic 9×9 keeps its own fast path (`super`); everything
 //! else is built here on one model (`shape::Shape`) with a general counter and rater.
 
-pub mod canonical;
-pub mod draw;
+pub(crate) mod canonical;
+pub(crate) mod draw;
 pub mod generate;
 pub mod notation;
-pub mod position;
+pub(crate) mod position;
 pub mod shape;
-pub mod solo_id;
-pub mod solve;
+pub(crate) mod solo_id;
+pub(crate) mod solve;
 pub mod techniques;
 
 use super::Symmetry;

@@ -696,12 +696,6 @@ impl<'a> Solver<'a> {
 }
 
 impl Solver<'_> {
-    /// The first solution other than `known` (its digit tried last at every branch), or None
-    /// when there is none or the budget ran out (`out.undecided`).
-    pub fn find_other(&mut self, cand: Cands, known: &[u8], out: &mut Count) -> Option<Vec<u8>> {
-        self.find_other_from(cand, known, false, out)
-    }
-
     /// The first solution of `cand` other than `known`, its digit tried first at every branch,
     /// or None when there is none or the budget ran out (`out.undecided`).
     ///
