@@ -13,9 +13,9 @@ pub mod layout;
 pub mod outdir;
 pub mod record;
 pub mod report;
-pub mod stats;
-pub mod writer;
-pub mod written;
+pub(crate) mod stats;
+pub(crate) mod writer;
+pub(crate) mod written;
 
 pub use calibration::Calibration;
 pub use record::Record;
