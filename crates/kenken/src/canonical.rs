@@ -60,17 +60,7 @@ pub fn symmetric(p: &KenKen, s: &[u8], rng: &mut impl rand::Rng) -> (KenKen, Vec
     let m = n - 1;
     let k = rng.gen_range(0..8);
     let to = |cell: usize| {
-        let (r, c) = (cell / n, cell % n);
-        let (r, c) = match k {
-            0 => (r, c),
-            1 => (c, m - r),
-            2 => (m - r, m - c),
-            3 => (m - c, r),
-            4 => (r, m - c),
-            5 => (m - r, c),
-            6 => (c, r),
-            _ => (m - c, m - r),
-        };
+        let (r, c) = pf_core::common::canon::square_symmetry(k, m, cell / n, cell % n);
         r * n + c
     };
     let cages = p

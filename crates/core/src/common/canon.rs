@@ -37,6 +37,21 @@ impl KeyHasher {
     }
 }
 
+/// Old cell (r, c) → new cell under symmetry `k` (0 to 7) of the square whose last row and
+/// column are `m`: 0 the identity, 1-3 the quarter turns, 4-7 the reflections.
+pub fn square_symmetry(k: usize, m: usize, r: usize, c: usize) -> (usize, usize) {
+    match k {
+        0 => (r, c),
+        1 => (c, m - r),
+        2 => (m - r, m - c),
+        3 => (m - c, r),
+        4 => (r, m - c),
+        5 => (m - r, c),
+        6 => (c, r),
+        _ => (m - c, m - r),
+    }
+}
+
 /// A random order of `bands · size` lines that keeps each band of `size` lines together: the
 /// bands shuffled, and the lines within each band (Sudoku's row and column symmetries).
 /// `out[i]` is the old line that goes to line `i`.

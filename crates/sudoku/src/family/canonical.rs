@@ -20,16 +20,7 @@ use pf_core::common::canon::KeyHasher;
 
 /// Old cell (r, c) → new cell, for the 8 symmetries of the n×n square.
 fn map(k: usize, m: usize, r: usize, c: usize) -> (usize, usize) {
-    match k {
-        0 => (r, c),
-        1 => (c, m - r),
-        2 => (m - r, m - c),
-        3 => (m - c, r),
-        4 => (r, m - c),
-        5 => (m - r, c),
-        6 => (c, r),
-        _ => (m - c, m - r),
-    }
+    pf_core::common::canon::square_symmetry(k, m, r, c)
 }
 
 /// Region ids renumbered 0, 1, 2, … in order of first appearance in reading order.
