@@ -482,18 +482,22 @@ pub fn symmetric(p: &Grid, s: &Grid, rng: &mut impl rand::Rng) -> (Grid, Grid) {
     digits.shuffle(rng);
     let (rows, cols) = (band_preserving_order(3, 3, rng), band_preserving_order(3, 3, rng));
     let flip: bool = rng.gen();
-    let image = |g: &Grid| {
-        let mut out = [0u8; 81];
-        for r in 0..9 {
-            for c in 0..9 {
-                let (a, b) = if flip { (cols[c], rows[r]) } else { (rows[r], cols[c]) };
-                let d = g[a * 9 + b];
-                out[r * 9 + c] = if d == 0 { 0 } else { digits[d as usize - 1] };
-            }
-        }
-        out
-    };
+    let image = |g: &Grid| -> Grid { moved(g, 9, &rows, &cols, flip, &digits).try_into().expect("81 cells") };
     (image(p), image(s))
+}
+
+/// The n×n grid `g` (row-major) moved: cell (r, c) takes old cell (`rows[r]`, `cols[c]`), or
+/// with `flip` old cell (`cols[c]`, `rows[r]`); digit d becomes `digits[d - 1]` (0 stays 0).
+pub(crate) fn moved(g: &[u8], n: usize, rows: &[usize], cols: &[usize], flip: bool, digits: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            let (a, b) = if flip { (cols[c], rows[r]) } else { (rows[r], cols[c]) };
+            let d = g[a * n + b];
+            out[r * n + c] = if d == 0 { 0 } else { digits[d as usize - 1] };
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -501,44 +505,8 @@ mod tests {
     use super::*;
     use crate::Sudoku;
     use pf_core::kind::Kind;
-    use rand::seq::SliceRandom;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    /// A random symmetry applied to a grid: (relabelling, transposition, row and column orders).
-    struct Sym {
-        relabel: [u8; 10],
-        transpose: bool,
-        rows: [usize; 9],
-        cols: [usize; 9],
-    }
-
-    fn order(rng: &mut Xoshiro256PlusPlus) -> [usize; 9] {
-        let mut bands = [0, 1, 2];
-        bands.shuffle(rng);
-        let mut out = [0; 9];
-        for (b, &ob) in bands.iter().enumerate() {
-            let mut inner = [0, 1, 2];
-            inner.shuffle(rng);
-            for k in 0..3 {
-                out[b * 3 + k] = ob * 3 + inner[k];
-            }
-        }
-        out
-    }
-
-    fn random_sym(rng: &mut Xoshiro256PlusPlus) -> Sym {
-        let mut digits: Vec<u8> = (1..=9).collect();
-        digits.shuffle(rng);
-        let mut relabel = [0u8; 10];
-        relabel[1..].copy_from_slice(&digits);
-        Sym { relabel, transpose: rng.gen(), rows: order(rng), cols: order(rng) }
-    }
-
-    fn apply(sym: &Sym, g: &Grid) -> Grid {
-        let g = if sym.transpose { transpose(g) } else { *g };
-        std::array::from_fn(|i| sym.relabel[g[sym.rows[i / 9] * 9 + sym.cols[i % 9]] as usize])
-    }
 
     fn puzzles(n: u64) -> Vec<(Grid, Grid)> {
         let params = crate::SudokuParams::default();
@@ -560,8 +528,7 @@ mod tests {
             let k = canonical_key(p, s);
             assert!(keys.insert(k), "two generated puzzles share a key");
             for _ in 0..5 {
-                let sym = random_sym(&mut rng);
-                let (tp, ts) = (apply(&sym, p), apply(&sym, s));
+                let (tp, ts) = symmetric(p, s, &mut rng);
                 assert_eq!(Sudoku::solve(&tp, 2).count, 1);
                 assert_eq!(canonical_key(&tp, &ts), k);
             }
@@ -587,8 +554,8 @@ mod tests {
         let k = canonical_key(&mask, &g);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         for _ in 0..30 {
-            let sym = random_sym(&mut rng);
-            assert_eq!(canonical_key(&apply(&sym, &mask), &apply(&sym, &g)), k);
+            let (tm, tg) = symmetric(&mask, &g, &mut rng);
+            assert_eq!(canonical_key(&tm, &tg), k);
         }
         // The same grid with another mask is another puzzle.
         let mut other = mask;

@@ -102,17 +102,7 @@ pub fn full_grid(rng: &mut Xoshiro256PlusPlus) -> Option<Grid> {
 }
 
 fn shuffled_lines(rng: &mut Xoshiro256PlusPlus) -> [usize; 9] {
-    let mut groups = [0usize, 1, 2];
-    groups.shuffle(rng);
-    let mut out = [0usize; 9];
-    for (gi, &g) in groups.iter().enumerate() {
-        let mut inner = [0usize, 1, 2];
-        inner.shuffle(rng);
-        for (k, &i) in inner.iter().enumerate() {
-            out[gi * 3 + k] = g * 3 + i;
-        }
-    }
-    out
+    pf_core::common::canon::band_preserving_order(3, 3, rng).try_into().expect("9 lines")
 }
 
 fn shuffle_grid(g: &Grid, rng: &mut Xoshiro256PlusPlus) -> Grid {

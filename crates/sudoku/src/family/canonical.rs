@@ -411,17 +411,7 @@ pub fn symmetric(shape: &Shape, givens: &[u8], solution: &[u8], rng: &mut impl r
         }
         _ => ((0..n).collect(), (0..n).collect(), false),
     };
-    let image = |g: &[u8]| {
-        let mut out = vec![0u8; n * n];
-        for r in 0..n {
-            for c in 0..n {
-                let (a, b) = if flip { (cols[c], rows[r]) } else { (rows[r], cols[c]) };
-                let d = g[a * n + b];
-                out[r * n + c] = if d == 0 { 0 } else { digits[d as usize - 1] };
-            }
-        }
-        out
-    };
+    let image = |g: &[u8]| crate::canonical::moved(g, n, &rows, &cols, flip, &digits);
     (image(givens), image(solution))
 }
 
