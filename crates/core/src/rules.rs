@@ -80,7 +80,7 @@ impl Search<'_> {
     /// Whether group `g` can still be completed, judged by its digits so far.
     fn holds(&self, g: usize) -> bool {
         let group = &self.rules.groups[g];
-        let digits: Vec<u32> = group.cells.iter().map(|&c| self.values[c] as u32).filter(|&d| d > 0).collect();
+        let digits: Vec<u8> = group.cells.iter().map(|&c| self.values[c]).filter(|&d| d > 0).collect();
         if group.distinct {
             let mut seen = 0u64;
             for &d in &digits {
@@ -91,25 +91,24 @@ impl Search<'_> {
             }
         }
         let Some((op, target)) = group.clue else { return true };
-        let open = group.cells.len() - digits.len();
-        let max = self.rules.symbols as u32;
-        let sum_fits = |s: u32| s + open as u32 <= target && target <= s + open as u32 * max;
-        let product_fits = |p: u64| p > 0 && (target as u64).is_multiple_of(p) && (open > 0 || p == target as u64);
-        let pair = |f: fn(u32, u32) -> u32| open > 0 || f(digits[0].max(digits[1]), digits[0].min(digits[1])) == target;
+        let open = (group.cells.len() - digits.len()) as u32;
+        if open == 0 {
+            // Every cell filled: the clue holds as the operation defines it.
+            return op.satisfied(target, &digits);
+        }
+        // Cells still open: can the clue still be met?
+        let sum_fits = || {
+            let s: u32 = digits.iter().map(|&d| d as u32).sum();
+            s + open <= target && target <= s + open * self.rules.symbols as u32
+        };
+        let product_fits = || (target as u64).is_multiple_of(digits.iter().map(|&d| d as u64).product());
         match op {
-            Op::Add => sum_fits(digits.iter().sum()),
-            Op::Mul => product_fits(digits.iter().map(|&d| d as u64).product()),
-            Op::Sub => digits.len() != 2 || pair(|a, b| a - b),
-            Op::Div => digits.len() != 2 || pair(|a, b| if a % b == 0 { a / b } else { 0 }),
-            Op::Given => digits.iter().all(|&d| d == target),
-            // An unknown operator: any of the four on two cells, `+` or `*` on more.
-            Op::Any if group.cells.len() == 2 => {
-                open > 0 || {
-                    let (a, b) = (digits[0].max(digits[1]), digits[0].min(digits[1]));
-                    a + b == target || a * b == target || a - b == target || (a % b == 0 && a / b == target)
-                }
-            }
-            Op::Any => sum_fits(digits.iter().sum()) || product_fits(digits.iter().map(|&d| d as u64).product()),
+            Op::Add => sum_fits(),
+            Op::Mul => product_fits(),
+            // An unknown operator on more than two cells: `+` or `*`.
+            Op::Any if group.cells.len() > 2 => sum_fits() || product_fits(),
+            // `-`, `/`, a given and an unknown operator on two cells are decided once full.
+            _ => true,
         }
     }
 
