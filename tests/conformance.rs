@@ -19,14 +19,20 @@
 //! broken at random (bytes changed, cut, repeated), returns a value or an error, never panics,
 //! and what it accepts prints and reads back the same.
 //!
-//! Not yet here (issue 40): each technique firing on a puzzle that needs it and not on one that
-//! does not, which the kinds' own test files still check one kind at a time.
+//! Each technique fires on a puzzle that needs it and not on one that does not: the kind lists,
+//! for every technique T, puzzles that need it (`Kind::TECHNIQUE_PUZZLES`). On each, the other
+//! techniques of T's level and the levels below (or, for a technique another of its level
+//! subsumes, those before it in the ladder's order) must stall unsolved, with T switched off,
+//! after the number of steps the line says: each of them is on there and must find nothing, so
+//! one that fires where it must not changes the count. With T switched on, the ladder must
+//! apply T, soundly, and solve the puzzle or place more digits. A technique a kind lists no
+//! puzzle for fails the suite.
 
 use puzzle_factory::config;
 use puzzle_factory::kinds::{GradeKey, Kind, KindId, KindVisitor};
 use puzzle_factory::pipeline::{self, Context};
 use puzzle_factory::print::solution_digits;
-use puzzle_factory::rate::Trace;
+use puzzle_factory::rate::{technique_named, PathStep, Technique, Trace};
 use puzzle_factory::rules;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -204,6 +210,186 @@ impl KindVisitor for Conforms {
         }
         format!("{name}: {} puzzles, median steps {:.1}, {fuzzed} broken lines", puzzles.len(), steps[steps.len() / 2])
     }
+}
+
+/// Which techniques a technique puzzle is solved with besides the one it needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Others {
+    /// Every other technique of its level and the levels below (`level`).
+    Level,
+    /// The techniques before it in the ladder's order (`earlier`): for a technique another of
+    /// its level subsumes, listed ahead of it so that it is applied where it applies.
+    Earlier,
+}
+
+/// Whether puzzle `p` (solution `s`) needs technique `t`: the `others`, without `t`, stall
+/// unsolved; with `t` the ladder applies `t`, soundly, and solves the puzzle or places more
+/// digits before it stalls. The number of steps before the stall without `t`, or why not.
+fn needs<K: Kind>(p: &K::Puzzle, s: &K::Solution, t: K::Tech, others: Others) -> Result<usize, String> {
+    let digits = solution_digits(&K::solution_json(s))?;
+    let width = K::rules(p).width;
+    let harder = <K::Tech as Technique>::ALL
+        .iter()
+        .filter(|u| match others {
+            Others::Level => u.level() > t.level(),
+            Others::Earlier => (u.level(), u.index()) > (t.level(), t.index()),
+        })
+        .fold(0, |m, u| m | 1 << u.index());
+    let mut without_t = Trace { off: harder | 1 << t.index(), ..Trace::with_path() };
+    let without = K::rate(p, s, Some(&mut without_t));
+    let mut with_t = Trace { off: harder, ..Trace::with_path() };
+    let with = K::rate(p, s, Some(&mut with_t));
+    let (without_t, with_t) = (without_t.path.unwrap_or_default(), with_t.path.unwrap_or_default());
+    if without.unsound + with.unsound > 0 {
+        return Err("an unsound step".into());
+    }
+    if without.solved {
+        return Err(format!("the others solve it in {} steps", without_t.len()));
+    }
+    if with.rating.usage[t.index()] == 0 {
+        return Err("switched on, it never fires".into());
+    }
+    let placed = |path: &[PathStep]| path.iter().map(|s| s.place.len()).sum::<usize>();
+    if !with.solved && placed(&with_t) <= placed(&without_t) {
+        return Err("switched on, it places no more digits".into());
+    }
+    let at = |[r, c, _]: [usize; 3]| digits[r * width + c] as usize;
+    for step in with_t.iter().filter(|step| step.technique == t.name()) {
+        if step.place.iter().any(|&pl| at(pl) != pl[2]) || step.remove.iter().any(|&rm| at(rm) == rm[2]) {
+            return Err("a step of it is wrong".into());
+        }
+    }
+    Ok(without_t.len())
+}
+
+/// `Kind::TECHNIQUE_PUZZLES`, checked: every line needs its technique after the steps it says,
+/// and every technique has a line.
+struct Fires;
+
+impl KindVisitor for Fires {
+    type Output = String;
+
+    fn visit<K: Kind>(self) -> String {
+        let name = K::KEY;
+        let all = <K::Tech as Technique>::ALL;
+        let mut lines = vec![0; all.len()];
+        for (n, line) in K::TECHNIQUE_PUZZLES.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let at = format!("{name}: technique puzzles line {}", n + 1);
+            let mut parts = line.splitn(4, '\t');
+            let (Some(tech), Some(others), Some(before), Some(text)) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                panic!("{at}: not technique<TAB>others<TAB>steps<TAB>puzzle");
+            };
+            let others = match others {
+                "level" => Others::Level,
+                "earlier" => Others::Earlier,
+                _ => panic!("{at}: others {others:?}, not level or earlier"),
+            };
+            let t = technique_named::<K::Tech>(tech).unwrap_or_else(|| panic!("{at}: no technique {tech}"));
+            let before: usize = before.parse().unwrap_or_else(|_| panic!("{at}: steps {before:?}"));
+            let p = K::parse(text, &Default::default()).unwrap_or_else(|e| panic!("{at}: {e}"));
+            let solved = K::solve(&p, 2);
+            assert_eq!(solved.count, 1, "{at}: solutions");
+            match needs::<K>(&p, &solved.first.unwrap(), t, others) {
+                Ok(got) => assert_eq!(got, before, "{at}: {tech}: the easier techniques stall after {got} steps"),
+                Err(why) => panic!("{at}: does not need {tech}: {why}"),
+            }
+            lines[t.index()] += 1;
+        }
+        let missing: Vec<&str> = all.iter().filter(|t| lines[t.index()] == 0).map(|t| t.name()).collect();
+        assert!(missing.is_empty(), "{name}: no technique puzzle needs {}", missing.join(", "));
+        format!("{name}: {} techniques, each needed by its puzzles ({} in all)", all.len(), lines.iter().sum::<usize>())
+    }
+}
+
+#[test]
+fn every_technique_fires_where_needed() {
+    for &id in KindId::ALL {
+        eprintln!("{}", id.visit(Fires));
+    }
+}
+
+/// Finds technique puzzles for a kind (`Kind::TECHNIQUE_PUZZLES`), printing a line for each
+/// technique the first time a puzzle needs it. `PF_FIND_KIND` names the kind (its `KEY`),
+/// `PF_FIND_FLAGS` its flags (`killer,box=2x3`), `PF_FIND_INPUT` a file of puzzles to try
+/// instead of generated ones, `PF_FIND_COUNT` how many to try (default 2000). Run with
+/// `cargo test --release --test suite find_technique_puzzles -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn find_technique_puzzles() {
+    struct Find;
+    impl KindVisitor for Find {
+        type Output = ();
+        fn visit<K: Kind>(self) {
+            use puzzle_factory::kinds::{FlagValues, Given, Takes};
+            let mut cfg = config::load::<K>(None).unwrap();
+            let mut given = FlagValues::default();
+            for f in std::env::var("PF_FIND_FLAGS").unwrap_or_default().split(',').filter(|f| !f.is_empty()) {
+                let (id, value) = f.split_once('=').map_or((f, None), |(a, b)| (a, Some(b)));
+                let flag = K::flags().into_iter().find(|g| g.id == id).unwrap_or_else(|| panic!("no flag {id}"));
+                let v = match (flag.takes, value) {
+                    (Takes::Switch, _) => Given::Switch,
+                    (Takes::Number { .. }, Some(v)) => Given::Number(v.parse().unwrap()),
+                    (Takes::Text { check }, Some(v)) => Given::Text(check(v).unwrap()),
+                    (_, Some(v)) => Given::Text(v.to_string()),
+                    (_, None) => panic!("{id} takes a value"),
+                };
+                given.insert(id, v);
+            }
+            K::apply_flags(&mut cfg.params, &given).unwrap();
+            let count: usize = std::env::var("PF_FIND_COUNT").ok().and_then(|c| c.parse().ok()).unwrap_or(2000);
+            let input: Vec<String> = std::env::var("PF_FIND_INPUT")
+                .map(|f| std::fs::read_to_string(f).unwrap().lines().map(str::to_string).collect())
+                .unwrap_or_default();
+            let all = <K::Tech as Technique>::ALL;
+            let mut found = vec![false; all.len()];
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(77);
+            for i in 0..count {
+                let (p, s) = if input.is_empty() {
+                    let params = K::steer(&cfg.params, (i % (K::STEER_LEVELS as usize + 1)) as u8);
+                    match K::generate(&params, &mut rng) {
+                        Ok(g) => (g.puzzle, g.solution),
+                        Err(_) => continue,
+                    }
+                } else {
+                    let Some(Ok(p)) = input.get(i).map(|l| K::parse(l, &cfg.params)) else { continue };
+                    let solved = K::solve(&p, 2);
+                    if solved.count != 1 {
+                        continue;
+                    }
+                    (p, solved.first.unwrap())
+                };
+                let rated = K::rate(&p, &s, None);
+                for t in all {
+                    if found[t.index()] || rated.rating.usage[t.index()] == 0 {
+                        continue;
+                    }
+                    for (others, word) in [(Others::Level, "level"), (Others::Earlier, "earlier")] {
+                        if let Ok(before) = needs::<K>(&p, &s, *t, others) {
+                            found[t.index()] = true;
+                            let line = match K::puzzle_json(&p) {
+                                serde_json::Value::String(s) => s,
+                                other => other.to_string(),
+                            };
+                            println!("{}\t{word}\t{before}\t{line}", t.name());
+                            break;
+                        }
+                    }
+                }
+                if found.iter().all(|&f| f) {
+                    break;
+                }
+            }
+            let missing: Vec<&str> = all.iter().filter(|t| !found[t.index()]).map(|t| t.name()).collect();
+            eprintln!("not found: {missing:?}");
+        }
+    }
+    let key = std::env::var("PF_FIND_KIND").expect("PF_FIND_KIND");
+    KindId::from_key(&key).expect("a kind's key").visit(Find);
 }
 
 #[test]

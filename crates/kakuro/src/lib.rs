@@ -135,6 +135,7 @@ impl Kind for KakuroKind {
     const TITLE: &'static str = "Kakuro";
     const NAME: &'static str = "kakuro";
     const DEFAULT_CONFIG: &'static str = include_str!("../config/kakuro.toml");
+    const TECHNIQUE_PUZZLES: &'static str = include_str!("../fixtures/techniques.txt");
     type Puzzle = Kakuro;
     type Solution = Grid;
     type Tech = techniques::Tech;

@@ -212,6 +212,7 @@ impl Kind for KenKenKind {
     const TITLE: &'static str = "KenKen";
     const NAME: &'static str = "kenken";
     const DEFAULT_CONFIG: &'static str = include_str!("../config/kenken.toml");
+    const TECHNIQUE_PUZZLES: &'static str = include_str!("../fixtures/techniques.txt");
     type Puzzle = KenKen;
     type Solution = Grid;
     type Tech = techniques::Tech;

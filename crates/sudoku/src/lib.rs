@@ -52,6 +52,7 @@ impl Kind for Sudoku {
     const TITLE: &'static str = "classic 9x9 Sudoku";
     const NAME: &'static str = "sudoku";
     const DEFAULT_CONFIG: &'static str = include_str!("../config/sudoku.toml");
+    const TECHNIQUE_PUZZLES: &'static str = include_str!("../fixtures/techniques.txt");
     type Puzzle = Grid;
     type Solution = Grid;
     type Tech = techniques::Tech;

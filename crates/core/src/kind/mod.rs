@@ -194,6 +194,15 @@ pub trait Kind: Send + Sync + Sized + 'static {
     /// `digits` (row-major, as `print::solution_digits` reads a book record's solution) the
     /// solution. Text elements carry a class and their cell (see `print::Drawing::text`).
     fn draw(p: &Self::Puzzle, digits: crate::draw::Digits) -> crate::draw::Drawing;
+    /// Puzzles that each need one technique: for every technique, at least one puzzle on which
+    /// the others stall, and with it go further. The others are every other technique of its
+    /// level and the levels below (`level`), or those before it in the ladder's order
+    /// (`earlier`: for a technique another of its level subsumes). One per line,
+    /// `technique<TAB>others<TAB>steps<TAB>puzzle`: the technique's name, `level` or `earlier`,
+    /// the number of steps the others take before they stall, and the puzzle in any form `parse`
+    /// reads; `#` starts a comment line. The conformance suite checks every line
+    /// (`tests/conformance.rs`); a kind keeps the file beside its code (`include_str!`).
+    const TECHNIQUE_PUZZLES: &'static str = "";
     /// Names of the kind's extra book columns, after the technique usage columns.
     fn extra_names() -> &'static [&'static str] {
         &[]

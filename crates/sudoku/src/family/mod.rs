@@ -112,6 +112,7 @@ impl Kind for Family {
     const TITLE: &'static str = "the Sudoku family";
     const NAME: &'static str = "sudoku";
     const DEFAULT_CONFIG: &'static str = include_str!("../../config/sudoku-family.toml");
+    const TECHNIQUE_PUZZLES: &'static str = include_str!("../../fixtures/family-techniques.txt");
     type Puzzle = FamilyPuzzle;
     type Solution = Vec<u8>;
     type Tech = techniques::Tech;
