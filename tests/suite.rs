@@ -26,4 +26,3 @@ mod library_pg;
 mod paths;
 mod sudoku_engines;
 mod sudoku_solver;
-mod sudoku_techniques;

@@ -81,7 +81,7 @@ impl Thresholds {
     }
 
     /// The published grading: steps against k1 < k2 < k3 only.
-    pub fn grade_by_steps(&self, steps: f64) -> Grade {
+    pub(crate) fn grade_by_steps(&self, steps: f64) -> Grade {
         if steps < self.k1 {
             Grade::Easy
         } else if steps < self.k2 {

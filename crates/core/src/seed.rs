@@ -27,7 +27,7 @@ fn splitmix(mut z: u64) -> u64 {
 }
 
 /// The 64-bit seed of one candidate.
-pub fn candidate_seed(master: u64, kind: &str, params_key: &str, index: u64) -> u64 {
+pub(crate) fn candidate_seed(master: u64, kind: &str, params_key: &str, index: u64) -> u64 {
     let stream = fnv1a(format!("{kind}|{params_key}").as_bytes());
     splitmix(splitmix(master ^ stream) ^ index)
 }

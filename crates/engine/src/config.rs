@@ -300,7 +300,7 @@ fn checked_thresholds(g: &GradeKeys, max_level: u8) -> Result<Thresholds, String
 
 /// Validate a merged table into a `RunConfig` for a kind with parameters `P` whose techniques
 /// go up to `max_level`.
-pub fn from_table<P: DeserializeOwned>(
+pub(crate) fn from_table<P: DeserializeOwned>(
     table: toml::Table,
     user_grades: Vec<String>,
     max_level: u8,

@@ -379,7 +379,7 @@ fn set_sums(lay: &mut Layout, digits: &[u8], runs: impl Iterator<Item = usize>) 
 }
 
 /// The puzzle a layout with sums describes.
-pub fn to_puzzle(lay: &Layout) -> Kakuro {
+pub(crate) fn to_puzzle(lay: &Layout) -> Kakuro {
     let mut cells = vec![Cell::Block { down: 0, right: 0 }; lay.rows * lay.cols];
     for &g in &lay.whites {
         cells[g as usize] = Cell::White;
@@ -624,7 +624,7 @@ mod tests {
         for _ in 0..30 {
             let Ok(g) = generate(&p, &mut rng) else { continue };
             let mut lay = Layout::new(&g.puzzle).unwrap();
-            let mut digits = lay.from_grid(&g.solution);
+            let mut digits = lay.whites_of(&g.solution);
             let mut proven = Proven::new();
             for _ in 0..6 {
                 match (

@@ -97,7 +97,7 @@ pub struct KakuroParams {
 impl KakuroParams {
     /// Repairs allowed before a candidate is rejected: `max_repairs`, or 3/2 per white cell when
     /// it is 0 (second solutions grow with the board: 8×10 needs about 20, 15×15 about 100).
-    pub fn repair_limit(&self, whites: usize) -> u32 {
+    pub(crate) fn repair_limit(&self, whites: usize) -> u32 {
         if self.max_repairs == 0 {
             (whites * 3 / 2) as u32
         } else {

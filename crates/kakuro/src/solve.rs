@@ -124,7 +124,7 @@ impl Layout {
     }
 
     /// The digits of the white cells, read from a full board grid.
-    pub fn from_grid(&self, grid: &Grid) -> Vec<u8> {
+    pub(crate) fn whites_of(&self, grid: &Grid) -> Vec<u8> {
         self.whites.iter().map(|&g| grid.digits.get(g as usize).copied().unwrap_or(0)).collect()
     }
 }
@@ -170,7 +170,7 @@ impl<'a> Propagator<'a> {
     }
 
     /// A propagator with no full check pending (for a state known consistent).
-    pub fn clean(lay: &'a Layout) -> Propagator<'a> {
+    pub(crate) fn clean(lay: &'a Layout) -> Propagator<'a> {
         Propagator {
             lay,
             queue: Vec::with_capacity(lay.runs.len()),
@@ -202,7 +202,7 @@ impl<'a> Propagator<'a> {
     }
 
     /// Propagate from every run. False when a contradiction appears.
-    pub fn propagate_all(&mut self, st: &mut State) -> bool {
+    pub(crate) fn propagate_all(&mut self, st: &mut State) -> bool {
         for r in 0..self.lay.runs.len() as u32 {
             self.mark(r as usize);
             self.push(r);
@@ -211,7 +211,7 @@ impl<'a> Propagator<'a> {
     }
 
     /// Propagate after cell `w` of a propagated state changed. False when a contradiction appears.
-    pub fn propagate_cell(&mut self, st: &mut State, w: usize) -> bool {
+    pub(crate) fn propagate_cell(&mut self, st: &mut State, w: usize) -> bool {
         let [a, d] = self.lay.cell_runs[w];
         for r in [a, d] {
             self.mark(r as usize);
@@ -221,7 +221,7 @@ impl<'a> Propagator<'a> {
     }
 
     /// Propagate after run `r`'s live combinations changed in a propagated state.
-    pub fn propagate_run(&mut self, st: &mut State, r: usize) -> bool {
+    pub(crate) fn propagate_run(&mut self, st: &mut State, r: usize) -> bool {
         self.mark(r);
         self.push(r as u32);
         self.run_queue(st)
@@ -438,7 +438,7 @@ impl<'a> Propagator<'a> {
 /// exactly `combo`; None when there is none. Forward lists and backward sets of used-digit
 /// masks (at most C(9, k) per position, 512 in all) make this linear in the run length; no
 /// allocation (it runs for every run at every level-3 try).
-pub fn combo_support(cells: &[u16], combo: u16) -> Option<[u16; 9]> {
+pub(crate) fn combo_support(cells: &[u16], combo: u16) -> Option<[u16; 9]> {
     if cells.len() <= 5 {
         return combo_support_small(cells, combo);
     }
@@ -607,7 +607,7 @@ pub fn other_solution(lay: &Layout, known: &[u8], full_budget: u64) -> Other {
 /// of the board. Only the runs through the window are propagated, so the check costs what the
 /// window costs, not what the board costs (the generator sweeps large boards with these before
 /// each whole-board check). `Undecided` when `budget` nodes did not settle it.
-pub fn other_solution_within(lay: &Layout, known: &[u8], window: &[u32], budget: u64) -> Other {
+pub(crate) fn other_solution_within(lay: &Layout, known: &[u8], window: &[u32], budget: u64) -> Other {
     // Only the runs through the window are ever revised or branched on (the cells outside
     // keep one digit each, so nothing propagates past them), and theirs are set below: the
     // other runs' combinations are never read and stay 0.
@@ -645,7 +645,7 @@ pub type Proven = std::collections::HashSet<Vec<u32>>;
 /// over the whole board multiplies the parts' trees where this adds them); parts in `proven`
 /// are skipped and parts found unique are added, so a repair that leaves a part unchanged does
 /// not search it again. `full_budget` caps each part's full-check search.
-pub fn other_solution_split(lay: &Layout, known: &[u8], proven: &mut Proven, nodes_per_cell: u64) -> Other {
+pub(crate) fn other_solution_split(lay: &Layout, known: &[u8], proven: &mut Proven, nodes_per_cell: u64) -> Other {
     let mut st = State::new(lay);
     let mut prop = Propagator::new(lay);
     prop.full = true;
@@ -943,7 +943,7 @@ impl Scope {
     }
 
     /// `cells` and every run through them.
-    pub fn of_cells(lay: &Layout, cells: Vec<u32>) -> Scope {
+    pub(crate) fn of_cells(lay: &Layout, cells: Vec<u32>) -> Scope {
         let mut runs: Vec<u32> = cells.iter().flat_map(|&w| lay.cell_runs[w as usize]).collect();
         runs.sort_unstable();
         runs.dedup();
@@ -1090,7 +1090,7 @@ mod tests {
         for _ in 0..60 {
             let Ok(g) = crate::generate::generate(&params, &mut rng) else { continue };
             let mut lay = Layout::new(&g.puzzle).unwrap();
-            let mut digits = lay.from_grid(&g.solution);
+            let mut digits = lay.whites_of(&g.solution);
             if rng.gen_bool(0.8) {
                 // Change a few digits (no repeats) and recompute their sums: still solvable,
                 // often not uniquely.

@@ -238,7 +238,7 @@ impl<'a> Position<'a> {
             lay,
             cand: vec![ALL; lay.whites.len()],
             placed: vec![false; lay.whites.len()],
-            solution: lay.from_grid(solution),
+            solution: lay.whites_of(solution),
             unsound: 0,
             run_placed: lay.runs.iter().map(|r| (0, 0, r.cells.len())).collect(),
             run_combos: lay.runs.iter().map(|r| union_must(r.combos, 0)).collect(),

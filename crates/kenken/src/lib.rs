@@ -145,7 +145,7 @@ pub struct KenKenParams {
 
 impl KenKenParams {
     /// The largest cage: `max_cage`, or about N/2+1 when it is 0.
-    pub fn max_cage(&self) -> usize {
+    pub(crate) fn max_cage(&self) -> usize {
         if self.max_cage == 0 {
             self.size as usize / 2 + 1
         } else {

@@ -151,7 +151,7 @@ pub fn keen_id(p: &KenKen) -> Option<String> {
 }
 
 /// Read a Keen game ID `PARAMS:LAYOUT,CLUES`.
-pub fn parse_keen(id: &str) -> Result<KenKen, String> {
+pub(crate) fn parse_keen(id: &str) -> Result<KenKen, String> {
     let (params, desc) = id.split_once(':').ok_or("a Keen ID needs ':'")?;
     let digits: String = params.chars().take_while(|c| c.is_ascii_digit()).collect();
     let w: usize = digits.parse().map_err(|_| format!("Keen ID size {params:?} is not a number"))?;

@@ -461,7 +461,7 @@ impl<'a> Board<'a> {
 
     /// The union of digits each cell of cage `k` takes over the cage's valid tuples, and the
     /// digits every tuple uses. `None` when no tuple fits.
-    pub fn cage_options(&self, k: usize, cand: &[u16]) -> Option<(Vec<u16>, u16)> {
+    pub(crate) fn cage_options(&self, k: usize, cand: &[u16]) -> Option<(Vec<u16>, u16)> {
         let mut union = [0u16; MAX_CELLS];
         let must = self.cage_union(k, cand, &mut union, true)?;
         Some((union[..self.cells[k].len()].to_vec(), must))
@@ -549,7 +549,7 @@ impl<'a> Board<'a> {
     /// before costly ones, which wait until nothing else is left to do. Every step only removes
     /// digits and removes no fewer from fewer candidates, so the fixpoint reached does not
     /// depend on this order.
-    pub fn propagate_from(&self, cand: &mut [u16], changed: Option<usize>) -> bool {
+    pub(crate) fn propagate_from(&self, cand: &mut [u16], changed: Option<usize>) -> bool {
         let n = self.n;
         let changed = changed.map(|c| {
             // The other fixed cells were cleared from their lines at the fixpoint.
@@ -1017,7 +1017,7 @@ impl Search<'_> {
 
 /// Count the solutions of `puzzle` up to `limit` within `budget` search nodes, keeping the
 /// first two; with `prefer`, that solution's digits are tried first.
-pub fn count_within(puzzle: &KenKen, limit: usize, budget: u64, prefer: Option<&[u8]>) -> Found {
+pub(crate) fn count_within(puzzle: &KenKen, limit: usize, budget: u64, prefer: Option<&[u8]>) -> Found {
     let board = Board::new(puzzle);
     let found = Found { count: 0, first: None, second: None, aborted: false, nodes: 0 };
     let mut s = Search { board: &board, limit, budget, prefer, found };

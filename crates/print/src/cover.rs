@@ -103,7 +103,7 @@ pub fn cover(spec: &CoverSpec, trim: &Trim, paper: Paper, pages: usize, font: &u
 }
 
 /// The cover as an SVG in points, and the cover without its PDF (`pdf` empty).
-pub fn cover_svg(
+pub(crate) fn cover_svg(
     spec: &CoverSpec,
     trim: &Trim,
     paper: Paper,

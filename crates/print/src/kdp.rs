@@ -124,7 +124,7 @@ impl Paper {
 }
 
 /// The least inside margin (gutter) of a book of `pages` pages, in inches.
-pub fn min_gutter(pages: usize) -> f64 {
+pub(crate) fn min_gutter(pages: usize) -> f64 {
     match pages {
         0..=150 => 0.375,
         151..=300 => 0.5,
@@ -146,7 +146,7 @@ fn gutter_range(pages: usize) -> &'static str {
 }
 
 /// The least outside, top and bottom margin, in inches.
-pub fn min_outside(bleed: bool) -> f64 {
+pub(crate) fn min_outside(bleed: bool) -> f64 {
     if bleed {
         0.375
     } else {
@@ -155,12 +155,12 @@ pub fn min_outside(bleed: bool) -> f64 {
 }
 
 /// The spine's width in inches.
-pub fn spine_width(pages: usize, paper: Paper) -> f64 {
+pub(crate) fn spine_width(pages: usize, paper: Paper) -> f64 {
     pages as f64 * paper.per_page()
 }
 
 /// The full cover (back, spine, front, with bleed all round), width and height in inches.
-pub fn cover_size(trim: &Trim, pages: usize, paper: Paper) -> (f64, f64) {
+pub(crate) fn cover_size(trim: &Trim, pages: usize, paper: Paper) -> (f64, f64) {
     (2.0 * (trim.width + BLEED_IN) + spine_width(pages, paper), trim.height + 2.0 * BLEED_IN)
 }
 
@@ -356,7 +356,7 @@ fn ink_boxes(group: &usvg::Group, out: &mut Vec<usvg::Rect>) {
 
 /// An image of `px_w` × `px_h` pixels printed at `printed_w_in` × `printed_h_in` inches under
 /// 300 dpi (the lower of its two resolutions, rounded).
-pub fn image_dpi(file: &str, px_w: u32, px_h: u32, printed_w_in: f64, printed_h_in: f64) -> Option<Problem> {
+pub(crate) fn image_dpi(file: &str, px_w: u32, px_h: u32, printed_w_in: f64, printed_h_in: f64) -> Option<Problem> {
     let dpi = (px_w as f64 / printed_w_in).min(px_h as f64 / printed_h_in);
     (dpi.round() < MIN_DPI).then(|| Problem {
         page: None,

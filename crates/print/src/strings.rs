@@ -242,7 +242,8 @@ impl Strings {
     }
 
     /// The language code (`en`).
-    pub fn lang(&self) -> &str {
+    #[cfg(test)]
+    fn lang(&self) -> &str {
         &self.lang
     }
 }

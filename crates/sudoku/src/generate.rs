@@ -6,9 +6,10 @@
 //! candidate's own RNG, so a candidate is a pure function of its seed.
 
 use super::geometry::CELL_BIT;
+#[cfg(test)]
+use super::solve::count_solutions;
 use super::solve::{
-    count_solutions, digit_band_bit, digit_bands, has_other_solution_from, other_solution_cells_from, BandSolver,
-    Bands, Blocked,
+    digit_band_bit, digit_bands, has_other_solution_from, other_solution_cells_from, BandSolver, Bands, Blocked,
 };
 use super::Grid;
 use pf_core::kind::Reject;
@@ -56,7 +57,7 @@ impl Symmetry {
     }
 
     /// The orbits of the 81 cells under this symmetry, in cell order.
-    pub fn orbits(self) -> &'static [Vec<u8>] {
+    pub(crate) fn orbits(self) -> &'static [Vec<u8>] {
         static ORBITS: OnceLock<Vec<Vec<Vec<u8>>>> = OnceLock::new();
         let all = ORBITS.get_or_init(|| {
             Symmetry::ALL
@@ -88,7 +89,7 @@ impl Symmetry {
 /// A random full grid: random digits in the three independent diagonal boxes, completed by the
 /// solver, then shuffled by validity-preserving moves (rows within bands, bands, columns within
 /// stacks, stacks, transposition).
-pub fn full_grid(rng: &mut Xoshiro256PlusPlus) -> Option<Grid> {
+pub(crate) fn full_grid(rng: &mut Xoshiro256PlusPlus) -> Option<Grid> {
     let mut g = [0u8; 81];
     for b in [0usize, 4, 8] {
         let mut digits: Vec<u8> = (1..=9).collect();
@@ -388,7 +389,7 @@ pub fn generate_within(
 /// Clue removal in stages (classic and family `generate_within`): in each stage the orbits,
 /// in the order given, are removed from `givens` (cells taking `solution`'s digits) while
 /// `keep(givens, stage)` holds; an orbit whose removal breaks it is put back.
-pub fn dig_in_stages<O: AsRef<[C]>, C: Copy + Into<usize>>(
+pub(crate) fn dig_in_stages<O: AsRef<[C]>, C: Copy + Into<usize>>(
     givens: &mut [u8],
     solution: &[u8],
     orbits: &[O],
@@ -415,7 +416,8 @@ pub fn dig_in_stages<O: AsRef<[C]>, C: Copy + Into<usize>>(
 
 /// The plain version of `generate`: one orbit at a time, one search each. Kept for the tests,
 /// which check that the shortcuts above change nothing.
-pub fn generate_plain(symmetry: Symmetry, rng: &mut Xoshiro256PlusPlus) -> Result<(Grid, Grid), Reject> {
+#[cfg(test)]
+fn generate_plain(symmetry: Symmetry, rng: &mut Xoshiro256PlusPlus) -> Result<(Grid, Grid), Reject> {
     let solution = full_grid(rng).ok_or(Reject::GeneratorFailed)?;
     let mut puzzle = solution;
     let mut order: Vec<&Vec<u8>> = symmetry.orbits().iter().collect();

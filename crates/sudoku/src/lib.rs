@@ -12,14 +12,16 @@ pub mod canonical;
 pub(crate) mod draw;
 pub mod family;
 pub mod generate;
-pub mod geometry;
+pub(crate) mod geometry;
 pub(crate) mod notation;
-pub mod position;
+pub(crate) mod position;
 mod scan_cache;
 pub(crate) mod singles;
 pub mod solve;
 pub(crate) mod steer;
 mod step;
+#[cfg(test)]
+mod technique_tests;
 pub mod techniques;
 
 use pf_core::kind::{Choice, Flag, FlagValues, Generated, Kind, Rated, Reject, Solved, Takes};

@@ -38,7 +38,7 @@ fn other_bands(sb: usize) -> (usize, usize) {
 /// ORs each cell into a slot in memory, and the blanks all land in the same slot, a chain of
 /// store-to-load dependencies: it took 7.7% of `solve` on 17-clue puzzles (perf).
 #[cfg(target_arch = "x86_64")]
-pub fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
+pub(crate) fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
     use std::arch::x86_64::*;
     let word = |i: usize| i64::from_le_bytes(grid[i..i + 8].try_into().expect("8 bytes"));
     // SAFETY: the intrinsics only need SSE2, which every x86-64 processor has; none touches
@@ -66,7 +66,7 @@ pub fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-pub fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
+pub(crate) fn digit_bands(grid: &[u8; 81]) -> Option<[u32; 27]> {
     // Slot (digit * 3 + band); digit 0 (blank) fills a dummy slot.
     let mut slots = [0u32; 30];
     for band in 0..3 {
@@ -140,7 +140,7 @@ impl BandSolver {
     /// cells of one or two digits only. Its givens are part of a solution, so they cannot clash
     /// and no check is made.
     /// `clues` holds bit `cell` for each given.
-    pub fn from_solution_part(placed: &Bands, blocked: &Blocked, clues: u128) -> BandSolver {
+    pub(crate) fn from_solution_part(placed: &Bands, blocked: &Blocked, clues: u128) -> BandSolver {
         Self::from_parts(placed, blocked, [0, 1, 2].map(|b| (clues >> (27 * b)) as u32 & ALL))
     }
 
@@ -221,7 +221,7 @@ impl BandSolver {
     /// Clue removal asks its "another solution?" questions with it too: they are near-solved
     /// grids where column claims cost more than they save (20,000 graded puzzles, one thread:
     /// 2.4% more CPU with the fast scheme).
-    pub fn first_classic(self) -> Option<[u8; 81]> {
+    pub(crate) fn first_classic(self) -> Option<[u8; 81]> {
         self.search::<false>(1, 1).first
     }
 
@@ -532,7 +532,7 @@ impl Prober {
 
     /// Would fixing `digit` at `cell` lead to a contradiction by propagation alone (singles
     /// and the band tables)?
-    pub fn refutes(&self, cell: usize, digit: u8) -> bool {
+    pub(crate) fn refutes(&self, cell: usize, digit: u8) -> bool {
         let mut s = self.0;
         let (band, pos) = (cell / 27, cell % 27);
         let bit = 1u32 << pos;
@@ -551,7 +551,7 @@ impl Prober {
 }
 
 /// Count the solutions of `grid` up to `limit`, with only the first found (`solve`'s output).
-pub fn count_first(grid: &[u8; 81], limit: usize) -> (usize, Option<[u8; 81]>) {
+pub(crate) fn count_first(grid: &[u8; 81], limit: usize) -> (usize, Option<[u8; 81]>) {
     BandSolver::new(grid).map_or((0, None), |s| {
         let f = s.search::<true>(limit, 1);
         (f.count, f.first)
@@ -578,7 +578,7 @@ pub fn has_other_solution(grid: &[u8; 81], cells: &[u8], solution: &[u8; 81]) ->
 /// cleared: each search stops at the first other solution, which is cheaper than counting to
 /// two, since a count must find the known solution as well. The solution found is not made
 /// into a grid: clue removal only needs to know that there is one.
-pub fn has_other_solution_from(base: BandSolver, cells: &[u8], solution: &[u8; 81]) -> bool {
+pub(crate) fn has_other_solution_from(base: BandSolver, cells: &[u8], solution: &[u8; 81]) -> bool {
     for (i, &c) in cells.iter().enumerate() {
         let mut s = base;
         for &prev in &cells[..i] {
@@ -597,7 +597,7 @@ pub fn has_other_solution_from(base: BandSolver, cells: &[u8], solution: &[u8; 8
 /// The cells where the puzzle `base` was built from has a solution other than `solution`
 /// (given as digit-bands, `digit_band_bit`), if it has one (any cell may differ): bit `cell`
 /// of the 81-bit set.
-pub fn other_solution_cells_from(base: BandSolver, solution: &Bands) -> Option<u128> {
+pub(crate) fn other_solution_cells_from(base: BandSolver, solution: &Bands) -> Option<u128> {
     let found = base.run::<true>(2, 2);
     let other = [found.first, found.second].into_iter().flatten().find(|s| s != solution)?;
     // A cell differs where the other solution's digit is not the solution's: one bit per cell.
@@ -648,7 +648,7 @@ impl Blocked {
 
 /// Where cell `cell` holding `digit` (1-9) sits in a digit-band array (`from_solution_part`):
 /// the digit-band and the bit.
-pub fn digit_band_bit(cell: usize, digit: u8) -> (usize, u32) {
+pub(crate) fn digit_band_bit(cell: usize, digit: u8) -> (usize, u32) {
     ((digit as usize - 1) * 3 + cell / 27, 1 << (cell % 27))
 }
 

@@ -27,7 +27,7 @@ pub fn combos(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
 /// union has at most k bits, with that union. A prefix whose union already has more than k
 /// bits is not extended, so subsets that cannot be naked or hidden subsets or fish cost
 /// nothing each (the raters count every k-subset as a situation in closed form).
-pub fn tight_unions(masks: &[u32], k: usize, mut f: impl FnMut(&[usize], u32)) {
+pub(crate) fn tight_unions(masks: &[u32], k: usize, mut f: impl FnMut(&[usize], u32)) {
     fn walk(
         masks: &[u32],
         k: usize,

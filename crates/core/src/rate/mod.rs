@@ -137,7 +137,7 @@ pub struct LogEntry {
 }
 
 /// The cost of one try of a level (SPEC.md).
-pub fn try_cost(situations: u32, successes: u32) -> f64 {
+pub(crate) fn try_cost(situations: u32, successes: u32) -> f64 {
     if successes > 0 {
         (situations as f64 + 1.0) / (successes as f64 + 1.0)
     } else {
@@ -201,9 +201,6 @@ pub struct Trace {
 }
 
 impl Trace {
-    pub fn with_log() -> Trace {
-        Trace { log: Some(Vec::new()), ..Trace::default() }
-    }
     pub fn with_path() -> Trace {
         Trace { path: Some(Vec::new()), want_shortcut: true, ..Trace::default() }
     }
@@ -371,7 +368,7 @@ fn ladder<P: Solving>(
 }
 
 /// The path step for `step` of `tech`, read before it is applied.
-pub fn path_step<P: Solving>(pos: &P, tech: P::Tech, step: &P::Step, cost: f64) -> PathStep {
+pub(crate) fn path_step<P: Solving>(pos: &P, tech: P::Tech, step: &P::Step, cost: f64) -> PathStep {
     let e = pos.effect(tech, step);
     let at = |c: usize| {
         let (r, col) = pos.coord(c);
@@ -617,7 +614,7 @@ mod tests {
         use Toy::*;
         // C switched off: level 2 has no technique left, so no try of it is logged or paid
         // for, and the toy's trial cannot close a C task: the ladder stops unsolved.
-        let mut trace = Trace { off: 1 << C.index(), ..Trace::with_log() };
+        let mut trace = Trace { off: 1 << C.index(), log: Some(Vec::new()), ..Trace::default() };
         let mut pos = tasks(&[C, A]);
         let r = rate_traced(&mut pos, Some(&mut trace));
         assert_eq!(r.usage, [1, 0, 0, 0]);

@@ -45,7 +45,7 @@ fn create_new(path: &Path) -> std::io::Result<File> {
 /// Write a whole file in place (created or truncated), never through a symbolic link at `path`,
 /// and fsync it when `sync`. For files whose folder is renamed into place as a whole, so their
 /// own names need no scratch name. Errors name the file.
-pub fn overwrite(path: &Path, bytes: &[u8], sync: bool) -> anyhow::Result<()> {
+pub(crate) fn overwrite(path: &Path, bytes: &[u8], sync: bool) -> anyhow::Result<()> {
     use anyhow::Context as _;
     let mut o = OpenOptions::new();
     o.write(true).create(true).truncate(true);

@@ -124,7 +124,7 @@ pub struct Grades {
 
 impl Grades {
     /// In `Grade::ALL` order.
-    pub fn from_array([easy, medium, hard, expert]: [GradeStats; 4]) -> Grades {
+    pub(crate) fn from_array([easy, medium, hard, expert]: [GradeStats; 4]) -> Grades {
         Grades { easy, medium, hard, expert }
     }
     /// In `Grade::ALL` order.

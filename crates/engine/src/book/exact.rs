@@ -126,13 +126,13 @@ fn select(values: &dyn Passes, min: u64, max: u64, ranks: [u64; 2]) -> Result<[u
 }
 
 /// 1-based nearest rank of the num/den-quantile of n values: ceil(num·n/den) clamped to 1..n.
-pub fn nearest_rank(n: u64, num: u64, den: u64) -> u64 {
+pub(crate) fn nearest_rank(n: u64, num: u64, den: u64) -> u64 {
     ((u128::from(n) * u128::from(num)).div_ceil(u128::from(den)) as u64).clamp(1, n)
 }
 
 /// Bin edges in centi-steps for values from `lo` to `hi`: strictly increasing, first `lo`, last
 /// `hi + 1`, at most `HISTOGRAM_BINS + 1` of them, the inner ones log-spaced in log(steps + 1).
-pub fn log_edges(lo: u64, hi: u64) -> Vec<u64> {
+pub(crate) fn log_edges(lo: u64, hi: u64) -> Vec<u64> {
     let end = hi.max(lo) + 1;
     let (a, b) = (((lo + 100) as f64).ln(), ((end + 100) as f64).ln());
     let mut edges = vec![lo];
@@ -182,7 +182,8 @@ impl Exact {
     }
 
     /// The figures of step counts given as steps (rounded to centi-steps as the books print them).
-    pub fn of_steps(steps: &[f64]) -> Option<Exact> {
+    #[cfg(test)]
+    pub(crate) fn of_steps(steps: &[f64]) -> Option<Exact> {
         let c: Vec<u64> = steps.iter().map(|&s| centi(s)).collect();
         Exact::of(&vec![c.as_slice()]).expect("values in memory")
     }

@@ -168,7 +168,7 @@ fn lock(path: &Path, shown: &Path) -> Result<File> {
 }
 
 /// fsync a directory, so the names in it are durable.
-pub fn sync_dir(dir: &Path) -> Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> Result<()> {
     File::open(dir).and_then(|f| f.sync_all()).with_context(|| format!("syncing {}", dir.display()))
 }
 
@@ -212,7 +212,7 @@ pub enum Resume {
 }
 
 /// Is this marker a sealed one: the run's book complete, only the commit left to do?
-pub fn is_sealed(marker: &[u8]) -> bool {
+pub(crate) fn is_sealed(marker: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(marker).is_ok_and(|v| v.get("finished").is_some_and(|f| !f.is_null()))
 }
 

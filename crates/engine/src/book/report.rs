@@ -364,7 +364,7 @@ pub fn write_run<K: pf_core::kind::Kind>(
     write(dir, &from_calibration(title, summary, thresholds, cal))
 }
 
-pub fn from_calibration(title: String, summary: String, thresholds: Thresholds, cal: &Calibration) -> Report {
+pub(crate) fn from_calibration(title: String, summary: String, thresholds: Thresholds, cal: &Calibration) -> Report {
     let grades = cal.grades.as_array();
     let techniques: Vec<String> = cal.all.techniques.iter().map(|(name, _)| name.to_string()).collect();
     let usage =

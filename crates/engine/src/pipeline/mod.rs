@@ -87,7 +87,7 @@ impl<K: Kind> Context<K> {
 
     /// The grade candidate `index` aims at under `[target]`: a draw from the shares with the
     /// candidate's own seed.
-    pub fn target_grade(&self, index: u64) -> Grade {
+    pub(crate) fn target_grade(&self, index: u64) -> Grade {
         let shares = self.target.shares;
         let total: f64 = shares.iter().sum();
         let mut x = seed::target_draw(self.master, K::NAME, &self.params_key, index) * total;

@@ -51,7 +51,7 @@ pub fn image(sym: Symmetry, n: usize, cell: usize) -> usize {
 }
 
 /// The orbits of the cells under a symmetry, in cell order.
-pub fn orbits(sym: Symmetry, n: usize) -> Vec<Vec<usize>> {
+pub(crate) fn orbits(sym: Symmetry, n: usize) -> Vec<Vec<usize>> {
     let mut seen = vec![false; n * n];
     let mut out = Vec::new();
     for start in 0..n * n {
@@ -74,7 +74,7 @@ pub fn orbits(sym: Symmetry, n: usize) -> Vec<Vec<usize>> {
 /// Random jigsaw regions: n connected regions of n cells. Start from boxes (or rows when n
 /// has no box shape other than 1×n) and swap pairs of neighbouring border cells between
 /// regions, keeping both connected, n³ times.
-pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
+pub(crate) fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
     let (r, c) = super::shape::default_box(n);
     let regions = box_regions(r, c);
     if n * n <= 128 {

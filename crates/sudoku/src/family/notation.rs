@@ -47,7 +47,7 @@ pub fn is_family_line(line: &str) -> bool {
 }
 
 /// Read `--box RxC`.
-pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_box(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("{s:?}: expected RxC, e.g. 3x4");
     let (r, c) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     Ok((r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?))
@@ -56,7 +56,7 @@ pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
 /// The value parser of `--box` (every command that takes it): `RxC` with R and C at least 2
 /// (a box one cell tall or wide is a row or a column, and the board a Latin square, not a
 /// Sudoku) and R·C from 4 to 25. The value is kept as given.
-pub fn box_value(s: &str) -> Result<String, String> {
+pub(crate) fn box_value(s: &str) -> Result<String, String> {
     let (r, c) = parse_box(s)?;
     if r < 2 || c < 2 {
         return Err(format!(
@@ -71,7 +71,7 @@ pub fn box_value(s: &str) -> Result<String, String> {
 }
 
 /// An n² character line with the most square box (or `text_box` when it fits).
-pub fn parse_text(t: &str, text_box: Option<(usize, usize)>) -> Result<(Shape, Vec<u8>), String> {
+pub(crate) fn parse_text(t: &str, text_box: Option<(usize, usize)>) -> Result<(Shape, Vec<u8>), String> {
     let len = t.chars().count();
     let n = (4..=super::shape::MAX_N).find(|n| n * n == len).ok_or_else(|| {
         format!("{len} characters: a text puzzle has n² characters for n from 4 to {}", super::shape::MAX_N)
@@ -199,7 +199,7 @@ pub fn to_json(shape: &Shape, givens: &[u8]) -> Value {
 }
 
 /// The text line, where the puzzle has one (default box, no diagonals, no cages).
-pub fn to_text(shape: &Shape, givens: &[u8]) -> Option<String> {
+pub(crate) fn to_text(shape: &Shape, givens: &[u8]) -> Option<String> {
     (shape.boxes == Some(default_box(shape.n)) && !shape.diagonals && !shape.is_killer())
         .then(|| givens.iter().map(|&d| if d == 0 { '.' } else { symbol(d) }).collect())
 }

@@ -9,8 +9,6 @@
 //! set of distinct digits 1..=n reaches. Cells are numbered row-major, `r * n + c`.
 //! Derived tables (houses, the houses of each cell, peers, the cage of each cell) are built once.
 
-use pf_core::common::bitset::DigitSet;
-
 /// The largest symbol count (Solo goes to 31; the SPEC's text form to 35; 25 is 5×5 boxes).
 pub const MAX_N: usize = 25;
 
@@ -83,13 +81,13 @@ impl PartialEq for Shape {
 impl Eq for Shape {}
 
 /// The most square box R×C with R ≤ C and R·C = n (SPEC: the default shape of a text line).
-pub fn default_box(n: usize) -> (usize, usize) {
+pub(crate) fn default_box(n: usize) -> (usize, usize) {
     let r = (1..=n).filter(|r| n.is_multiple_of(*r) && r * r <= n).max().unwrap_or(1);
     (r, n / r)
 }
 
 /// The region ids of R×C boxes on an n×n grid (n = R·C), numbered in reading order.
-pub fn box_regions(r: usize, c: usize) -> Vec<u8> {
+pub(crate) fn box_regions(r: usize, c: usize) -> Vec<u8> {
     let n = r * c;
     (0..n * n).map(|cell| ((cell / n) / r * r + (cell % n) / c) as u8).collect()
 }
@@ -243,22 +241,22 @@ impl Shape {
         self.n * self.n
     }
 
-    pub fn is_killer(&self) -> bool {
+    pub(crate) fn is_killer(&self) -> bool {
         !self.cages.is_empty()
     }
 
     /// The 45 rule's tables of the board: single houses, groups of houses.
-    pub fn rule45(&self) -> std::sync::Arc<[Vec<Rule45>; 2]> {
+    pub(crate) fn rule45(&self) -> std::sync::Arc<[Vec<Rule45>; 2]> {
         self.rule45.get_or_init(|| std::sync::Arc::new(rule45_tables(self))).clone()
     }
 
     /// The same board without its cages.
-    pub fn without_cages(&self) -> Shape {
+    pub(crate) fn without_cages(&self) -> Shape {
         Shape::new(self.n, self.boxes, Some(self.regions.clone()), self.diagonals, Vec::new()).expect("valid shape")
     }
 
     /// The same board with these cages.
-    pub fn with_cages(&self, cages: Vec<Cage>) -> Result<Shape, String> {
+    pub(crate) fn with_cages(&self, cages: Vec<Cage>) -> Result<Shape, String> {
         Shape::new(self.n, self.boxes, Some(self.regions.clone()), self.diagonals, cages)
     }
 
@@ -283,7 +281,7 @@ impl Shape {
 
 /// A board's name in ids (SPEC): `9`, `16`, `6x` … with `j` for jigsaw (no boxes), `x` for
 /// diagonals, `k` for killer; a box other than the default for n gets `RxC`: `2x4`.
-pub fn variant_name(n: usize, boxes: Option<(usize, usize)>, diagonals: bool, killer: bool) -> String {
+pub(crate) fn variant_name(n: usize, boxes: Option<(usize, usize)>, diagonals: bool, killer: bool) -> String {
     let mut s = match boxes {
         Some(b) if b != default_box(n) => format!("{}x{}", b.0, b.1),
         _ => n.to_string(),
@@ -304,7 +302,7 @@ pub fn variant_name(n: usize, boxes: Option<(usize, usize)>, diagonals: bool, ki
 /// its own name, n then `j` for jigsaw regions, `x` for diagonals, `k` for killer cages
 /// (`9jk`), then, for a combination, each of its parts alone, killer first (it sets the step
 /// scale): `9k`, `9j`. Empty for plain boxes, which the size's table grades.
-pub fn grade_variants(n: usize, jigsaw: bool, diagonals: bool, killer: bool) -> Vec<String> {
+pub(crate) fn grade_variants(n: usize, jigsaw: bool, diagonals: bool, killer: bool) -> Vec<String> {
     let parts: Vec<char> =
         [(jigsaw, 'j'), (diagonals, 'x'), (killer, 'k')].iter().filter(|(on, _)| *on).map(|&(_, c)| c).collect();
     let mut out = Vec::new();
@@ -358,14 +356,9 @@ pub fn neighbours(n: usize, c: usize) -> impl Iterator<Item = usize> {
     .flatten()
 }
 
-/// Digits of a mask as a `DigitSet` when they fit (n ≤ 15), for the shared cage tables.
-pub fn small_set(m: Mask) -> Option<DigitSet> {
-    (m < 1 << 16).then(|| DigitSet::from_bits(m as u16))
-}
-
 /// The groups of houses the multi-house 45 rule looks at: 2 and 3 adjacent rows, 2 and 3
 /// adjacent columns, and pairs of regions that share a border.
-pub fn house_groups(shape: &Shape) -> Vec<Vec<usize>> {
+pub(crate) fn house_groups(shape: &Shape) -> Vec<Vec<usize>> {
     let n = shape.n;
     let mut out = Vec::new();
     for width in 2..=3 {
@@ -407,7 +400,7 @@ pub struct Rule45 {
 
 /// The 45-rule table of single houses (rows, columns, regions: not the diagonals) and of the
 /// `house_groups`, built once per board (`Shape::rule45`) instead of at every look.
-pub fn rule45_tables(shape: &Shape) -> [Vec<Rule45>; 2] {
+pub(crate) fn rule45_tables(shape: &Shape) -> [Vec<Rule45>; 2] {
     let singles: Vec<Vec<usize>> =
         (0..shape.houses.len()).filter(|&h| shape.house_kind[h] != HouseKind::Diagonal).map(|h| vec![h]).collect();
     let groups = house_groups(shape);
@@ -418,7 +411,7 @@ pub fn rule45_tables(shape: &Shape) -> [Vec<Rule45>; 2] {
 
 /// The 45 rule over the union of `houses` (disjoint, each holding every digit once), as the
 /// board alone decides it (`Rule45`).
-pub fn rule45_of(shape: &Shape, houses: Vec<usize>) -> Rule45 {
+pub(crate) fn rule45_of(shape: &Shape, houses: Vec<usize>) -> Rule45 {
     let n = shape.n as i64;
     let mut inside = vec![false; shape.cells()];
     let mut seen = vec![false; shape.cages.len()];

@@ -844,7 +844,7 @@ impl Solving for Position {
 /// with the whole budget: the deduced grid's search order can be the worse one (a 25×25 puzzle
 /// with two solutions: the plain search found both in 8 s, the deduced one not in a million
 /// nodes), so nothing the plain count settled within `BUDGET` is left undecided.
-pub fn count_solutions_deduced(shape: &std::sync::Arc<Shape>, givens: &[u8], limit: usize) -> solve::Count {
+pub(crate) fn count_solutions_deduced(shape: &std::sync::Arc<Shape>, givens: &[u8], limit: usize) -> solve::Count {
     let plain = solve::count_solutions(shape, givens, limit, solve::BUDGET / 32);
     if !plain.undecided {
         return plain;

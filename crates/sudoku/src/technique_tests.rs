@@ -1,16 +1,32 @@
 //! Each Sudoku technique fires where it is the first to apply and not where it must not, and no
 //! step ever removes a digit of the solution.
 
-use crate::common;
-use common::{grid, read_data};
-use puzzle_factory::kinds::sudoku::generate::{generate, Symmetry};
-use puzzle_factory::kinds::sudoku::position::Position;
-use puzzle_factory::kinds::sudoku::solve::count_solutions;
-use puzzle_factory::kinds::sudoku::techniques::Tech;
-use puzzle_factory::kinds::sudoku::Sudoku;
-use puzzle_factory::kinds::Kind;
-use puzzle_factory::rate::{Solving, Tally, Technique};
+use crate::generate::{generate, Symmetry};
+use crate::position::{Position, Step};
+use crate::solve::count_solutions;
+use crate::techniques::Tech;
+use crate::Sudoku;
+use pf_core::kind::Kind;
+use pf_core::rate::{Solving, Tally, Technique};
 use rand::SeedableRng;
+
+/// Reference puzzles (the shared data folder beside the repository, or $PUZZLE_FACTORY_DATA).
+fn read_data(rel: &str) -> String {
+    let dir = std::env::var_os("PUZZLE_FACTORY_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let p = dir.join(rel);
+    std::fs::read_to_string(&p)
+        .unwrap_or_else(|e| panic!("reference data {}: {e} (set PUZZLE_FACTORY_DATA)", p.display()))
+}
+
+fn grid(s: &str) -> [u8; 81] {
+    let mut g = [0u8; 81];
+    for (i, c) in s.bytes().take(81).enumerate() {
+        g[i] = if c.is_ascii_digit() { c - b'0' } else { 0 };
+    }
+    g
+}
 
 fn solution(p: &[u8; 81]) -> [u8; 81] {
     let f = count_solutions(p, 2);
@@ -18,7 +34,7 @@ fn solution(p: &[u8; 81]) -> [u8; 81] {
     f.first.unwrap()
 }
 
-fn successes(pos: &mut Position, t: Tech) -> (u32, Option<puzzle_factory::kinds::sudoku::position::Step>) {
+fn successes(pos: &mut Position, t: Tech) -> (u32, Option<Step>) {
     let mut tally = Tally::default();
     pos.scan(t, &mut tally);
     (tally.successes, tally.first)
@@ -134,8 +150,8 @@ fn no_technique_fires_without_wrong_candidates() {
     let mut pos = Position::new(&puzzle, &sol);
     for c in 0..81 {
         if puzzle[c] == 0 {
-            let wrong = pos.cand[c].without(puzzle_factory::common::DigitSet::single(sol[c]));
-            pos.remove(puzzle_factory::kinds::sudoku::geometry::Cells::one(c), wrong);
+            let wrong = pos.cand[c].without(pf_core::common::DigitSet::single(sol[c]));
+            pos.remove(crate::geometry::Cells::one(c), wrong);
         }
     }
     assert_eq!(pos.unsound, 0);
