@@ -57,6 +57,7 @@ registry! {
     Sudoku => sudoku::Sudoku,
     Kenken => kenken::KenKenKind,
     Kakuro => kakuro::KakuroKind,
+    Futoshiki => pf_futoshiki::FutoshikiKind,
     #[value(skip)]
     #[serde(rename = "sudoku-family")]
     SudokuFamily => sudoku::family::Family,

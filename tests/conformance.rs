@@ -316,7 +316,8 @@ fn every_technique_fires_where_needed() {
 /// Finds technique puzzles for a kind (`Kind::TECHNIQUE_PUZZLES`), printing a line for each
 /// technique the first time a puzzle needs it. `PF_FIND_KIND` names the kind (its `KEY`),
 /// `PF_FIND_FLAGS` its flags (`killer,box=2x3`), `PF_FIND_INPUT` a file of puzzles to try
-/// instead of generated ones, `PF_FIND_COUNT` how many to try (default 2000). Run with
+/// instead of generated ones, `PF_FIND_COUNT` how many to try (default 2000); `PF_FIND_RECHECK`
+/// a technique puzzles file to bring up to date after a change to the ladder. Run with
 /// `cargo test --release --test suite find_technique_puzzles -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -341,6 +342,26 @@ fn find_technique_puzzles() {
                 given.insert(id, v);
             }
             K::apply_flags(&mut cfg.params, &given).unwrap();
+            // PF_FIND_RECHECK=FILE: a technique puzzles file read again with this build, each line
+            // printed with its steps as they are now (after a change to the ladder), or dropped.
+            if let Ok(file) = std::env::var("PF_FIND_RECHECK") {
+                for line in std::fs::read_to_string(file).unwrap().lines() {
+                    let parts: Vec<&str> = line.splitn(4, '\t').collect();
+                    if line.starts_with('#') || parts.len() != 4 {
+                        println!("{line}");
+                        continue;
+                    }
+                    let t = technique_named::<K::Tech>(parts[0]).unwrap();
+                    let others = if parts[1] == "level" { Others::Level } else { Others::Earlier };
+                    let p = K::parse(parts[3], &Default::default()).unwrap();
+                    let s = K::solve(&p, 2).first.unwrap();
+                    match needs::<K>(&p, &s, t, others) {
+                        Ok(before) => println!("{}\t{}\t{before}\t{}", parts[0], parts[1], parts[3]),
+                        Err(why) => eprintln!("dropped {}: {why}", parts[0]),
+                    }
+                }
+                return;
+            }
             let count: usize = std::env::var("PF_FIND_COUNT").ok().and_then(|c| c.parse().ok()).unwrap_or(2000);
             let input: Vec<String> = std::env::var("PF_FIND_INPUT")
                 .map(|f| std::fs::read_to_string(f).unwrap().lines().map(str::to_string).collect())

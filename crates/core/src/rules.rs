@@ -2,8 +2,9 @@
 //! conformance suite's independent check that a generated puzzle has exactly one solution.
 //!
 //! `Rules` are cells on a row-major board (a cell may be no cell at all: a Kakuro block), the
-//! digits 1 to `symbols`, and groups of cells: each without repeats or not, and with an
-//! arithmetic clue or not. The solver is a plain depth-first search that fills the open cell
+//! digits 1 to `symbols`, groups of cells (each without repeats or not, and with an arithmetic
+//! clue or not) and relations between cells (one smaller than another; how many of a line's
+//! cells a viewer at its start sees). The solver is a plain depth-first search that fills the open cell
 //! with the fewest digits the groups allow. It shares no code with any kind's solver and is far
 //! slower: it is a witness, not a tool.
 
@@ -20,6 +21,17 @@ pub struct Rules {
     /// Every cell holds a digit from 1 to `symbols`.
     pub symbols: u8,
     pub groups: Vec<Group>,
+    pub relations: Vec<Relation>,
+}
+
+/// A rule between cells that is not a group's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// The first cell's digit is smaller than the second's (Futoshiki's marks).
+    Less(usize, usize),
+    /// Seen from before `cells[0]`, along the cells in order, a digit is visible when it is
+    /// larger than every digit before it; exactly `count` are (Skyscrapers' clues).
+    Sees { cells: Vec<usize>, count: u8 },
 }
 
 /// Cells that together obey a rule.
@@ -55,14 +67,25 @@ pub fn count(rules: &Rules, limit: usize) -> Found {
             of_cell[c].push(g);
         }
     }
+    let mut relations_of = vec![Vec::new(); rules.cells.len()];
+    for (i, r) in rules.relations.iter().enumerate() {
+        match r {
+            Relation::Less(a, b) => {
+                relations_of[*a].push(i);
+                relations_of[*b].push(i);
+            }
+            Relation::Sees { cells, .. } => cells.iter().for_each(|&c| relations_of[c].push(i)),
+        }
+    }
     let mut s = Search {
         rules,
         of_cell,
+        relations_of,
         values: rules.cells.iter().map(|c| c.unwrap_or(0)).collect(),
         found: Found { count: 0, first: None },
         limit,
     };
-    if (0..rules.groups.len()).all(|g| s.holds(g)) {
+    if (0..rules.groups.len()).all(|g| s.holds(g)) && (0..rules.relations.len()).all(|r| s.relation_holds(r)) {
         s.search();
     }
     s.found
@@ -71,6 +94,7 @@ pub fn count(rules: &Rules, limit: usize) -> Found {
 struct Search<'a> {
     rules: &'a Rules,
     of_cell: Vec<Vec<usize>>,
+    relations_of: Vec<Vec<usize>>,
     values: Vec<u8>,
     found: Found,
     limit: usize,
@@ -112,12 +136,48 @@ impl Search<'_> {
         }
     }
 
+    /// Whether relation `r` can still hold, judged by its digits so far.
+    fn relation_holds(&self, r: usize) -> bool {
+        let n = self.rules.symbols;
+        match &self.rules.relations[r] {
+            Relation::Less(a, b) => match (self.values[*a], self.values[*b]) {
+                (0, 0) => true,
+                (x, 0) => x < n,
+                (0, y) => y > 1,
+                (x, y) => x < y,
+            },
+            Relation::Sees { cells, count } => {
+                // The cells filled from the start: those seen so far, and how many more could be.
+                let (mut seen, mut top, mut filled) = (0u8, 0u8, 0usize);
+                for &c in cells {
+                    let d = self.values[c];
+                    if d == 0 {
+                        break;
+                    }
+                    filled += 1;
+                    if d > top {
+                        seen += 1;
+                        top = d;
+                    }
+                }
+                if filled == cells.len() {
+                    return seen == *count;
+                }
+                // Each cell left may add one more, and only digits above the tallest so far can.
+                let left = (cells.len() - filled) as u8;
+                seen <= *count && seen + left.min(n - top) >= *count
+            }
+        }
+    }
+
     /// The digits cell `c` may take now.
     fn allowed(&mut self, c: usize) -> Vec<u8> {
         let mut out = Vec::new();
         for d in 1..=self.rules.symbols {
             self.values[c] = d;
-            if self.of_cell[c].iter().all(|&g| self.holds(g)) {
+            if self.of_cell[c].iter().all(|&g| self.holds(g))
+                && self.relations_of[c].iter().all(|&r| self.relation_holds(r))
+            {
                 out.push(d);
             }
         }
@@ -169,7 +229,7 @@ mod tests {
             groups.push(Group::house((0..4).map(|j| i * 4 + j).collect()));
             groups.push(Group::house((0..4).map(|j| j * 4 + i).collect()));
         }
-        Rules { width: 4, cells: givens.iter().map(|&d| Some(d)).collect(), symbols: 4, groups }
+        Rules { width: 4, cells: givens.iter().map(|&d| Some(d)).collect(), symbols: 4, groups, relations: Vec::new() }
     }
 
     #[test]
@@ -201,8 +261,56 @@ mod tests {
             cells: vec![None, Some(0), Some(0)],
             symbols: 9,
             groups: vec![Group { cells: vec![1, 2], distinct: true, clue: Some((Op::Add, 3)) }],
+            relations: Vec::new(),
         };
         let f = count(&none, 10);
         assert_eq!((f.count, f.first), (2, Some(vec![0, 1, 2])));
+    }
+
+    #[test]
+    fn relations_narrow_the_squares() {
+        // Row 0 increasing left to right: 1 2 3 4, and the other rows any way: 24 squares.
+        let mut r = latin(&[0; 16]);
+        r.relations = (0..3).map(|c| Relation::Less(c, c + 1)).collect();
+        assert_eq!(count(&r, 1000).count, 24);
+        assert_eq!(count(&r, 1000).first.unwrap()[..4], [1, 2, 3, 4]);
+        // A cycle can never hold.
+        r.relations.push(Relation::Less(3, 0));
+        assert_eq!(count(&r, 1000).count, 0);
+        // Row 0 seen from the left shows 4 (so it is 1 2 3 4), from the right 1 (4 last).
+        let mut r = latin(&[0; 16]);
+        r.relations.push(Relation::Sees { cells: vec![0, 1, 2, 3], count: 4 });
+        r.relations.push(Relation::Sees { cells: vec![3, 2, 1, 0], count: 1 });
+        let all = count(&r, 1000);
+        assert_eq!(all.count, 24);
+        assert_eq!(all.first.unwrap()[..4], [1, 2, 3, 4]);
+        // Seen from the left 2: the lines of 4 digits with two visible are 11 of 24, each with
+        // the 6 ways of the rest... counted against a brute force over the row's orders.
+        let mut r = latin(&[0; 16]);
+        r.relations.push(Relation::Sees { cells: vec![0, 1, 2, 3], count: 2 });
+        let seen = |p: &[u8]| p.iter().fold((0, 0), |(n, top), &d| if d > top { (n + 1, d) } else { (n, top) }).0;
+        let mut rows = 0;
+        for p in permutations(&[1, 2, 3, 4]) {
+            if seen(&p) == 2 {
+                rows += 1;
+            }
+        }
+        assert_eq!(count(&r, 100_000).count, rows * 24);
+    }
+
+    fn permutations(items: &[u8]) -> Vec<Vec<u8>> {
+        if items.len() <= 1 {
+            return vec![items.to_vec()];
+        }
+        let mut out = Vec::new();
+        for i in 0..items.len() {
+            let mut rest = items.to_vec();
+            let x = rest.remove(i);
+            for mut p in permutations(&rest) {
+                p.insert(0, x);
+                out.push(p);
+            }
+        }
+        out
     }
 }

@@ -243,7 +243,7 @@ impl Kind for KakuroKind {
             }
         }
         let cells = p.cells.iter().map(|c| matches!(c, Cell::White).then_some(0)).collect();
-        Rules { width: p.cols, cells, symbols: 9, groups }
+        Rules { width: p.cols, cells, symbols: 9, groups, relations: Vec::new() }
     }
     fn givens(p: &Kakuro) -> usize {
         p.cells

@@ -306,7 +306,7 @@ impl Kind for KenKenKind {
             let cells = cage.cells.iter().map(|&c| c as usize).collect();
             groups.push(Group { cells, distinct: false, clue: Some((cage.op, cage.target)) });
         }
-        Rules { width: n, cells: vec![Some(0); n * n], symbols: n as u8, groups }
+        Rules { width: n, cells: vec![Some(0); n * n], symbols: n as u8, groups, relations: Vec::new() }
     }
     fn givens(p: &KenKen) -> usize {
         p.cages.iter().filter(|c| c.op == Op::Given).count()

@@ -185,7 +185,7 @@ impl Kind for Sudoku {
             groups.push(Group::house((0..9).map(|j| j * 9 + i).collect()));
             groups.push(Group::house((0..9).map(|j| (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3).collect()));
         }
-        Rules { width: 9, cells: p.iter().map(|&d| Some(d)).collect(), symbols: 9, groups }
+        Rules { width: 9, cells: p.iter().map(|&d| Some(d)).collect(), symbols: 9, groups, relations: Vec::new() }
     }
     fn givens(p: &Grid) -> usize {
         p.iter().filter(|&&d| d != 0).count()

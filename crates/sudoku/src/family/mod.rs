@@ -274,7 +274,13 @@ impl Kind for Family {
             let cells = cage.cells.iter().map(|&c| c as usize).collect();
             groups.push(Group { cells, distinct: true, clue: Some((Op::Add, cage.sum)) });
         }
-        Rules { width: n, cells: p.givens.iter().map(|&d| Some(d)).collect(), symbols: n as u8, groups }
+        Rules {
+            width: n,
+            cells: p.givens.iter().map(|&d| Some(d)).collect(),
+            symbols: n as u8,
+            groups,
+            relations: Vec::new(),
+        }
     }
     fn givens(p: &FamilyPuzzle) -> usize {
         p.givens.iter().filter(|&&d| d != 0).count()

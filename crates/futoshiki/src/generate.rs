@@ -1,0 +1,131 @@
+//! Generation: a random Latin square, every mark between neighbours, a share of the cells given
+//! and more where two solutions remain, then every clue (mark or given) tried for removal in a
+//! random order, kept out when no other solution appears. Another solution of the puzzle
+//! without a clue breaks that clue (the solution with it is unique): so the search looks for a
+//! solution of the puzzle with the mark turned round, or with the given's digit barred from its
+//! cell, which propagation mostly refutes at once.
+
+use crate::{solve, Futoshiki, FutoshikiParams, Grid};
+use pf_core::common::latin::random_latin_square;
+use pf_core::kind::Reject;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+#[derive(Clone, Copy)]
+enum Clue {
+    Mark(usize),
+    Given(usize),
+}
+
+pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Result<(Futoshiki, Grid), Reject> {
+    let n = params.size as usize;
+    let solution = random_latin_square(n, rng);
+    let mut marks = Vec::with_capacity(2 * n * (n - 1));
+    for c in 0..n * n {
+        let mut pair = |a: usize, b: usize| {
+            marks.push(if solution[a] < solution[b] { (a as u8, b as u8) } else { (b as u8, a as u8) })
+        };
+        if c % n + 1 < n {
+            pair(c, c + 1);
+        }
+        if c + n < n * n {
+            pair(c, c + n);
+        }
+    }
+    let mut givens = vec![0u8; n * n];
+    for c in 0..n * n {
+        if rng.gen_bool(params.start_givens) {
+            givens[c] = solution[c];
+        }
+    }
+    let mut p = Futoshiki { size: n as u8, givens, less: marks };
+    // Givens until one solution is left, each where the first two solutions found differ.
+    loop {
+        let f = solve::count_solutions(&p, 2);
+        if f.aborted {
+            return Err(Reject::Undecided);
+        }
+        match f.count {
+            1 => break,
+            0 => return Err(Reject::NoSolution),
+            _ => {}
+        }
+        let other = if f.first.as_ref() == Some(&solution) { f.second } else { f.first };
+        let other = other.ok_or(Reject::GeneratorFailed)?;
+        let differ: Vec<usize> = (0..n * n).filter(|&c| other[c] != solution[c]).collect();
+        let c = *differ.choose(rng).ok_or(Reject::GeneratorFailed)?;
+        p.givens[c] = solution[c];
+    }
+    // Remove what can go, in a random order.
+    let mut clues: Vec<Clue> = (0..p.less.len()).map(Clue::Mark).collect();
+    clues.extend((0..n * n).filter(|&c| p.givens[c] != 0).map(Clue::Given));
+    clues.shuffle(rng);
+    let all = std::mem::take(&mut p.less);
+    let mut keep = vec![true; all.len()];
+    for clue in clues {
+        let mut trial = Futoshiki { size: p.size, givens: p.givens.clone(), less: Vec::new() };
+        match clue {
+            Clue::Given(c) => trial.givens[c] = 0,
+            Clue::Mark(i) => keep[i] = false,
+        }
+        trial.less = marks_kept(&all, &keep);
+        // Another solution, if any, breaks the clue taken out.
+        let board_with_break = match clue {
+            Clue::Mark(i) => {
+                let mut broken = trial.clone();
+                broken.less.push((all[i].1, all[i].0));
+                solve::Board::new(&broken)
+            }
+            Clue::Given(_) => solve::Board::new(&trial),
+        };
+        let mut cand = board_with_break.start(&trial.givens);
+        if let Clue::Given(c) = clue {
+            cand[c] &= !(1 << solution[c]);
+        }
+        let other = solve::count_from(&board_with_break, cand, 1, solve::SOLVE_BUDGET);
+        if other.count == 0 && !other.aborted {
+            p.givens = trial.givens;
+        } else if let Clue::Mark(i) = clue {
+            keep[i] = true;
+        }
+    }
+    p.less = marks_kept(&all, &keep);
+    Ok((p, solution))
+}
+
+fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {
+    all.iter().zip(keep).filter(|(_, &k)| k).map(|(&m, _)| m).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn puzzles_are_unique_minimal_and_agree_with_their_solution() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for size in [4u8, 5, 6, 7] {
+            let params = FutoshikiParams { size, ..FutoshikiParams::default() };
+            let (p, s) = generate(&params, &mut rng).unwrap();
+            p.validate().unwrap();
+            let f = solve::count_solutions(&p, 2);
+            assert_eq!((f.count, f.first.as_ref()), (1, Some(&s)));
+            for &(a, b) in &p.less {
+                assert!(s[a as usize] < s[b as usize]);
+            }
+            // Minimal: without any one clue, two solutions.
+            for i in 0..p.less.len() {
+                let mut q = p.clone();
+                q.less.remove(i);
+                assert_eq!(solve::count_solutions(&q, 2).count, 2, "mark {i} of {size}");
+            }
+            for c in (0..p.givens.len()).filter(|&c| p.givens[c] != 0) {
+                let mut q = p.clone();
+                q.givens[c] = 0;
+                assert_eq!(solve::count_solutions(&q, 2).count, 2, "given {c} of {size}");
+            }
+        }
+    }
+}

@@ -1,0 +1,561 @@
+//! Futoshiki techniques in six levels, each defined once with what one situation is and what a
+//! success is (see `Technique::situation`), and the `Solving` position the ladder drives.
+//!
+//! Latin techniques work on the 2N lines (rows and columns), with the core's subset and fish
+//! scanners; the mark techniques read the marks: one mark's bounds (chains follow, one mark at
+//! a time), and hills and valleys, a cell above or below both its neighbours along a line.
+//! Forcing chains and trial propagate with the fast counter's `Board::propagate`, which never
+//! removes a digit of a solution the position still allows; `Position::unsound` audits every
+//! step against the known solution.
+
+use super::solve::{self, above, below, high, low, Board};
+use super::Futoshiki;
+use pf_core::common::latin;
+use pf_core::rate::{assume, fish_unit, Effect, Solving, Tally, Technique};
+use std::rc::Rc;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tech {
+    NakedSingle,
+    HiddenSingle,
+    MarkBounds,
+    HillValley,
+    NakedPair,
+    HiddenPair,
+    NakedTriple,
+    HiddenTriple,
+    NakedQuad,
+    HiddenQuad,
+    XWing,
+    Swordfish,
+    ForcingChain,
+    Trial,
+}
+
+impl Technique for Tech {
+    const ALL: &'static [Tech] = &[
+        Tech::NakedSingle,
+        Tech::HiddenSingle,
+        Tech::MarkBounds,
+        Tech::HillValley,
+        Tech::NakedPair,
+        Tech::HiddenPair,
+        Tech::NakedTriple,
+        Tech::HiddenTriple,
+        Tech::NakedQuad,
+        Tech::HiddenQuad,
+        Tech::XWing,
+        Tech::Swordfish,
+        Tech::ForcingChain,
+        Tech::Trial,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "naked_single",
+            Tech::HiddenSingle => "hidden_single",
+            Tech::MarkBounds => "mark_bounds",
+            Tech::HillValley => "hill_valley",
+            Tech::NakedPair => "naked_pair",
+            Tech::HiddenPair => "hidden_pair",
+            Tech::NakedTriple => "naked_triple",
+            Tech::HiddenTriple => "hidden_triple",
+            Tech::XWing => "x_wing",
+            Tech::NakedQuad => "naked_quad",
+            Tech::HiddenQuad => "hidden_quad",
+            Tech::Swordfish => "swordfish",
+            Tech::ForcingChain => "forcing_chain",
+            Tech::Trial => "trial",
+        }
+    }
+
+    /// The levels mirror Tatham's Unequal, whose solver allows at Trivial the singles, at Easy
+    /// the marks' bounds, at Tricky the line subsets, at Extreme fish and forcing chains, and
+    /// at Recursive guessing: singles 1; marks 2; hills and valleys (two different neighbours
+    /// under or over one cell) and pairs 3; triples and quads 4; fish and forcing chains 5;
+    /// trial 6.
+    fn level(self) -> u8 {
+        match self {
+            Tech::NakedSingle | Tech::HiddenSingle => 1,
+            Tech::MarkBounds => 2,
+            Tech::HillValley | Tech::NakedPair | Tech::HiddenPair => 3,
+            Tech::NakedTriple | Tech::HiddenTriple | Tech::NakedQuad | Tech::HiddenQuad => 4,
+            Tech::XWing | Tech::Swordfish | Tech::ForcingChain => 5,
+            Tech::Trial => 6,
+        }
+    }
+
+    fn situation(self) -> &'static str {
+        match self {
+            Tech::NakedSingle => "an empty cell; succeeds when one candidate is left",
+            Tech::HiddenSingle => {
+                "a (line, digit) with the digit still open in the line; succeeds when one cell can take it"
+            }
+            Tech::MarkBounds => {
+                "a mark with an empty cell; succeeds when the smaller cell loses a candidate not below the larger \
+                 cell's largest, or the larger one a candidate not above the smaller cell's smallest (chains of marks \
+                 follow one mark at a time)"
+            }
+            Tech::HillValley => {
+                "an empty cell marked larger (a hill) or smaller (a valley) than both its neighbours along a row or \
+                 a column; succeeds when it loses a candidate: the two neighbours hold different digits, so a hill \
+                 is above the smallest larger digit they can take together, a valley below the largest smaller one"
+            }
+            Tech::NakedPair | Tech::NakedTriple | Tech::NakedQuad => {
+                "a set of k empty cells of one line; succeeds when their candidates number exactly k and another \
+                 cell of the line loses one"
+            }
+            Tech::HiddenPair | Tech::HiddenTriple | Tech::HiddenQuad => {
+                "a set of k digits open in one line; succeeds when they share exactly k cells holding other \
+                 candidates"
+            }
+            Tech::XWing | Tech::Swordfish => {
+                "a digit and k parallel lines each holding it in two or more cells (X-wing 2, swordfish 3); \
+                 succeeds when the places lie in k cross lines and the digit leaves another cell of them"
+            }
+            Tech::ForcingChain => {
+                "a two-candidate cell; succeeds when propagating each candidate (singles and marks) removes a \
+                 common candidate elsewhere, or one of them fails"
+            }
+            Tech::Trial => {
+                "a digit of a fewest-candidate cell; succeeds when assuming it fails by propagation; when none does, \
+                 the correct digit of the first such cell is placed as a guess"
+            }
+        }
+    }
+}
+
+/// One move of the rater; `from` is the pattern a removal rests on (solution paths).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Place { cell: usize, digit: u8 },
+    Remove { cells: Vec<usize>, digits: u16, from: Vec<usize> },
+}
+
+/// A cell marked larger (`hill`) or smaller than both neighbours of one line.
+#[derive(Clone, Copy, Debug)]
+struct Peak {
+    cell: usize,
+    sides: (usize, usize),
+    hill: bool,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    board: Rc<Board>,
+    peaks: Rc<[Peak]>,
+    n: usize,
+    pub cand: Vec<u16>,
+    pub placed: Vec<bool>,
+    solution: Vec<u8>,
+    pub unsound: u32,
+}
+
+impl Position {
+    pub fn new(puzzle: &Futoshiki, solution: &[u8]) -> Position {
+        let board = Board::new(puzzle);
+        let n = board.n;
+        let full = ((1u32 << (n + 1)) - 2) as u16;
+        let mut peaks = Vec::new();
+        for c in 0..n * n {
+            // Marks of c by direction: Some(true) when c is the larger.
+            let rel = |o: usize| {
+                board.marks_of[c].iter().find_map(|&i| match board.less[i] {
+                    (a, b) if a == o && b == c => Some(true),
+                    (a, b) if a == c && b == o => Some(false),
+                    _ => None,
+                })
+            };
+            let (r, col) = (c / n, c % n);
+            if col > 0 && col + 1 < n {
+                if let (Some(x), Some(y)) = (rel(c - 1), rel(c + 1)) {
+                    if x == y {
+                        peaks.push(Peak { cell: c, sides: (c - 1, c + 1), hill: x });
+                    }
+                }
+            }
+            if r > 0 && r + 1 < n {
+                if let (Some(x), Some(y)) = (rel(c - n), rel(c + n)) {
+                    if x == y {
+                        peaks.push(Peak { cell: c, sides: (c - n, c + n), hill: x });
+                    }
+                }
+            }
+        }
+        let mut pos = Position {
+            n,
+            cand: vec![full; n * n],
+            placed: vec![false; n * n],
+            solution: solution.to_vec(),
+            unsound: 0,
+            board: Rc::new(board),
+            peaks: peaks.into(),
+        };
+        for (c, &d) in puzzle.givens.iter().enumerate() {
+            if d != 0 {
+                pos.place(c, d);
+            }
+        }
+        pos
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.placed.iter().all(|&p| p)
+    }
+
+    fn place(&mut self, c: usize, d: u8) {
+        if self.solution[c] != d {
+            self.unsound += 1;
+        }
+        self.cand[c] = 1 << d;
+        self.placed[c] = true;
+        let (r, col) = (c / self.n, c % self.n);
+        for i in 0..self.n {
+            for p in [r * self.n + i, i * self.n + col] {
+                if p != c {
+                    self.cand[p] &= !(1 << d);
+                }
+            }
+        }
+    }
+
+    fn remove(&mut self, cells: &[usize], digits: u16) {
+        for &c in cells {
+            if !self.placed[c] && self.cand[c] & digits != 0 {
+                if self.cand[c] & digits & (1 << self.solution[c]) != 0 {
+                    self.unsound += 1;
+                }
+                self.cand[c] &= !digits;
+            }
+        }
+    }
+
+    fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.n * self.n).filter(|&c| !self.placed[c])
+    }
+
+    fn naked_single(&self, t: &mut Tally<Step>) {
+        for c in self.empty_cells() {
+            let m = self.cand[c];
+            t.record((m.count_ones() == 1).then(|| Step::Place { cell: c, digit: low(m) as u8 }));
+        }
+    }
+
+    fn hidden_single(&self, t: &mut Tally<Step>) {
+        for line in &self.board.lines {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in line {
+                if !self.placed[c] {
+                    twice |= once & self.cand[c];
+                    once |= self.cand[c];
+                }
+            }
+            let single = once & !twice;
+            t.record_many(once.count_ones(), single.count_ones(), || {
+                let d = low(single) as u8;
+                let c = line.iter().copied().find(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)?;
+                Some(Step::Place { cell: c, digit: d })
+            });
+        }
+    }
+
+    fn mark_bounds(&self, t: &mut Tally<Step>) {
+        for &(a, b) in &self.board.less {
+            if self.placed[a] && self.placed[b] {
+                continue;
+            }
+            let (ca, cb) = (self.cand[a], self.cand[b]);
+            let from_a = ca & !below(high(cb));
+            let from_b = cb & !above(low(ca), self.n);
+            let found = if from_a != 0 && !self.placed[a] {
+                Some(Step::Remove { cells: vec![a], digits: from_a, from: vec![b] })
+            } else if from_b != 0 && !self.placed[b] {
+                Some(Step::Remove { cells: vec![b], digits: from_b, from: vec![a] })
+            } else {
+                None
+            };
+            t.record(found);
+        }
+    }
+
+    /// The smallest digit a hill must exceed (or the largest a valley must stay below) given
+    /// its two neighbours, which hold different digits.
+    fn peak_bound(&self, p: &Peak) -> u16 {
+        let (x, y) = (self.cand[p.sides.0], self.cand[p.sides.1]);
+        let digits = |m: u16| (1..=self.n as u32).filter(move |&d| m >> d & 1 == 1);
+        if p.hill {
+            // The hill is above both: above the smallest max(x, y) over x ≠ y.
+            let least = digits(x).flat_map(|a| digits(y).filter(move |&b| b != a).map(move |b| a.max(b))).min();
+            least.map_or(0, |m| !above(m, self.n) & self.cand[p.cell])
+        } else {
+            let most = digits(x).flat_map(|a| digits(y).filter(move |&b| b != a).map(move |b| a.min(b))).max();
+            most.map_or(0, |m| !below(m) & self.cand[p.cell])
+        }
+    }
+
+    fn hill_valley(&self, t: &mut Tally<Step>) {
+        for p in self.peaks.iter() {
+            if self.placed[p.cell] {
+                continue;
+            }
+            let out = self.peak_bound(p);
+            t.record((out != 0).then(|| Step::Remove {
+                cells: vec![p.cell],
+                digits: out,
+                from: vec![p.sides.0, p.sides.1],
+            }));
+        }
+    }
+
+    fn line_cands(&self, line: &[usize]) -> Vec<u16> {
+        line.iter().map(|&c| if self.placed[c] { 0 } else { self.cand[c] }).collect()
+    }
+
+    fn positions(line: &[usize], m: u32) -> Vec<usize> {
+        (0..line.len()).filter(|i| m >> i & 1 == 1).map(|i| line[i]).collect()
+    }
+
+    fn removal_step(&self, cells: Vec<usize>, digits: u16, from: Vec<usize>) -> Step {
+        Step::Remove {
+            cells: cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect(),
+            digits,
+            from,
+        }
+    }
+
+    fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
+        for line in &self.board.lines {
+            latin::naked_subsets(&self.line_cands(line), k, t, |subset, others, digits| {
+                self.removal_step(Self::positions(line, others), digits as u16, Self::positions(line, subset))
+            });
+        }
+    }
+
+    fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
+        let full = ((1u32 << (self.n + 1)) - 2) as u16;
+        for line in &self.board.lines {
+            latin::hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
+                let at = Self::positions(line, cells);
+                self.removal_step(at.clone(), full & !(set as u16), at)
+            });
+        }
+    }
+
+    fn fish(&self, size: usize, t: &mut Tally<Step>) {
+        let n = self.n;
+        for d in 1..=n as u8 {
+            for rows in [true, false] {
+                let at = |i: usize, j: usize| if rows { i * n + j } else { j * n + i };
+                let lines: Vec<u16> = (0..n)
+                    .map(|i| {
+                        (0..n)
+                            .filter(|&j| !self.placed[at(i, j)] && self.cand[at(i, j)] >> d & 1 == 1)
+                            .fold(0u16, |m, j| m | 1 << j)
+                    })
+                    .collect();
+                let cells = |bases: u32, cover: u32| -> Vec<usize> {
+                    (0..n)
+                        .filter(|&i| bases >> i & 1 == 0)
+                        .flat_map(|i| (0..n).filter(move |&j| cover >> j & 1 == 1).map(move |j| at(i, j)))
+                        .filter(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)
+                        .collect()
+                };
+                latin::fish(
+                    &lines,
+                    size,
+                    t,
+                    |b, c| !cells(b, c).is_empty(),
+                    |b, c| Step::Remove {
+                        cells: cells(b, c),
+                        digits: 1 << d,
+                        from: (0..n)
+                            .filter(|&i| b >> i & 1 == 1)
+                            .flat_map(|i| (0..n).map(move |j| at(i, j)))
+                            .filter(|&x| !self.placed[x] && self.cand[x] >> d & 1 == 1)
+                            .collect(),
+                    },
+                );
+            }
+        }
+    }
+
+    fn assume(&self, c: usize, d: u8) -> Option<Vec<u16>> {
+        let mut cand = self.cand.clone();
+        if !self.board.propagate(&mut cand) || cand[c] >> d & 1 == 0 {
+            return None;
+        }
+        solve::assume(&self.board, &cand, c, d)
+    }
+
+    fn forcing_chain(&self, t: &mut Tally<Step>) {
+        let remove = |pivot: usize, c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![pivot] };
+        assume::forcing_chains(&self.cand, &self.placed, &self.solution, |c, d| self.assume(c, d), remove, t);
+    }
+
+    fn trial(&self, t: &mut Tally<Step>) {
+        let remove = |c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![c] };
+        let guess = |c: usize| Step::Place { cell: c, digit: self.solution[c] };
+        assume::trial(&self.cand, &self.placed, |c, d| self.assume(c, d), remove, guess, t);
+    }
+}
+
+impl Solving for Position {
+    type Tech = Tech;
+    type Step = Step;
+
+    fn is_solved(&self) -> bool {
+        self.is_done()
+    }
+
+    fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
+        match tech {
+            Tech::NakedSingle => self.naked_single(t),
+            Tech::HiddenSingle => self.hidden_single(t),
+            Tech::MarkBounds => self.mark_bounds(t),
+            Tech::HillValley => self.hill_valley(t),
+            Tech::NakedPair => self.naked_subset(2, t),
+            Tech::HiddenPair => self.hidden_subset(2, t),
+            Tech::NakedTriple => self.naked_subset(3, t),
+            Tech::HiddenTriple => self.hidden_subset(3, t),
+            Tech::XWing => self.fish(2, t),
+            Tech::NakedQuad => self.naked_subset(4, t),
+            Tech::HiddenQuad => self.hidden_subset(4, t),
+            Tech::Swordfish => self.fish(3, t),
+            Tech::ForcingChain => self.forcing_chain(t),
+            Tech::Trial => self.trial(t),
+        }
+    }
+
+    fn apply(&mut self, step: &Step) {
+        match step {
+            Step::Place { cell, digit } => self.place(*cell, *digit),
+            Step::Remove { cells, digits, .. } => self.remove(cells, *digits),
+        }
+    }
+
+    fn effect(&self, tech: Tech, step: &Step) -> Effect {
+        let n = self.n;
+        match step {
+            &Step::Place { cell, digit } => {
+                let (cells, unit) = match tech {
+                    Tech::HiddenSingle => match self.board.lines.iter().position(|l| {
+                        l.contains(&cell)
+                            && l.iter().filter(|&&o| !self.placed[o] && self.cand[o] >> digit & 1 == 1).count() == 1
+                    }) {
+                        Some(l) => (
+                            self.board.lines[l].iter().copied().filter(|&o| o != cell).collect(),
+                            Some(line_name(l, n)),
+                        ),
+                        None => (vec![cell], None),
+                    },
+                    _ => (vec![cell], None),
+                };
+                Effect { place: vec![(cell, digit)], remove: Vec::new(), cells, unit }
+            }
+            Step::Remove { cells, digits, from } => {
+                let remove = cells
+                    .iter()
+                    .flat_map(|&c| (1..=n as u8).filter(move |&d| digits >> d & 1 == 1).map(move |d| (c, d)))
+                    .filter(|&(c, d)| !self.placed[c] && self.cand[c] >> d & 1 == 1)
+                    .collect();
+                let unit = match tech {
+                    Tech::XWing | Tech::Swordfish => {
+                        Some(fish_unit(&from.iter().map(|&c| (c / n, c % n)).collect::<Vec<_>>()))
+                    }
+                    Tech::MarkBounds | Tech::HillValley | Tech::ForcingChain | Tech::Trial => None,
+                    _ => (!from.is_empty())
+                        .then(|| self.board.lines.iter().position(|l| from.iter().all(|c| l.contains(c))))
+                        .flatten()
+                        .map(|l| line_name(l, n)),
+                };
+                Effect { place: Vec::new(), remove, cells: from.clone(), unit }
+            }
+        }
+    }
+
+    fn coord(&self, cell: usize) -> (usize, usize) {
+        (cell / self.n, cell % self.n)
+    }
+
+    fn cell_count(&self) -> usize {
+        self.cand.len()
+    }
+
+    fn is_placed(&self, cell: usize) -> bool {
+        self.placed[cell]
+    }
+
+    fn bivalue_cells(&self) -> Vec<usize> {
+        self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2).collect()
+    }
+
+    fn place_solution(&self, cell: usize) -> Step {
+        Step::Place { cell, digit: self.solution[cell] }
+    }
+
+    fn describe(&self, step: &Step) -> String {
+        let name = |c: usize| format!("r{}c{}", c / self.n + 1, c % self.n + 1);
+        match step {
+            Step::Place { cell, digit } => format!("{}={digit}", name(*cell)),
+            Step::Remove { cells, digits, .. } => {
+                let ds: Vec<String> = (1..=self.n).filter(|d| digits >> d & 1 == 1).map(|d| d.to_string()).collect();
+                format!(
+                    "remove {{{}}} from {}",
+                    ds.join(""),
+                    cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")
+                )
+            }
+        }
+    }
+}
+
+/// "row 3" or "column 5" for line `l` (rows first).
+fn line_name(l: usize, n: usize) -> String {
+    if l < n {
+        format!("row {}", l + 1)
+    } else {
+        format!("column {}", l - n + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pf_core::rate;
+    use rand::SeedableRng;
+
+    #[test]
+    fn generated_puzzles_rate_soundly_to_the_end() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut used = vec![0u32; Tech::ALL.len()];
+        for i in 0..60 {
+            let params = crate::FutoshikiParams { size: 4 + (i % 4) as u8, ..Default::default() };
+            let (p, s) = crate::generate::generate(&params, &mut rng).unwrap();
+            let mut pos = Position::new(&p, &s);
+            let r = rate::rate(&mut pos, None);
+            assert!(pos.is_done(), "puzzle {i} not solved");
+            assert_eq!(pos.unsound, 0, "puzzle {i}");
+            used.iter_mut().zip(&r.usage).for_each(|(u, x)| *u += x);
+        }
+        assert!(used[Tech::MarkBounds.index()] > 0 && used[Tech::NakedSingle.index()] > 0, "{used:?}");
+    }
+
+    #[test]
+    fn a_hill_is_above_two_different_neighbours() {
+        // Row 0 of a 4×4: cell 1 is larger than cells 0 and 2, which may hold only 1 and 2: so
+        // cell 1 is 3 or 4.
+        let p = Futoshiki { size: 4, givens: vec![0; 16], less: vec![(0, 1), (2, 1)] };
+        let s = vec![1, 3, 2, 4, 2, 4, 3, 1, 3, 1, 4, 2, 4, 2, 1, 3];
+        let mut pos = Position::new(&p, &s);
+        pos.cand[0] = 0b110;
+        pos.cand[2] = 0b110;
+        let mut t = Tally::default();
+        pos.hill_valley(&mut t);
+        assert_eq!(t.first, Some(Step::Remove { cells: vec![1], digits: 0b110, from: vec![0, 2] }));
+        // Not a valley, and nothing when the bound is already met.
+        pos.cand[1] = 0b11000;
+        let mut t = Tally::default();
+        pos.hill_valley(&mut t);
+        assert_eq!((t.situations, t.successes), (1, 0));
+    }
+}

@@ -1,0 +1,39 @@
+//! Every janko.at Futoshiki of the shared reference data (sizes 3 to 9, with solutions) reads,
+//! has exactly one solution, the published one, and rates soundly to the end.
+
+use pf_core::kind::Kind;
+use pf_futoshiki::{solve, FutoshikiKind};
+
+fn data(rel: &str) -> String {
+    let dir = std::env::var_os("PUZZLE_FACTORY_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let p = dir.join(rel);
+    std::fs::read_to_string(&p)
+        .unwrap_or_else(|e| panic!("reference data {}: {e} (set PUZZLE_FACTORY_DATA)", p.display()))
+}
+
+#[test]
+fn every_janko_futoshiki_solves_to_its_solution() {
+    let text = data("futoshiki/janko_futoshiki.jsonl");
+    let mut sizes = std::collections::BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = v["file"].as_str().unwrap_or("?");
+        let p =
+            FutoshikiKind::parse(line, &Default::default()).unwrap_or_else(|e| panic!("line {}: {file}: {e}", i + 1));
+        let want: Vec<u8> = v["data"]["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_array().unwrap().iter().map(|d| d.as_str().unwrap().parse::<u8>().unwrap()))
+            .collect();
+        let f = solve::count_solutions(&p, 2);
+        assert_eq!((f.count, f.first.as_ref()), (1, Some(&want)), "line {}: {file}", i + 1);
+        let rated = FutoshikiKind::rate(&p, &want, None);
+        assert!(rated.solved && rated.unsound == 0, "line {}: {file}: rating", i + 1);
+        *sizes.entry(p.size).or_insert(0) += 1;
+    }
+    assert_eq!(sizes.values().sum::<usize>(), 213, "{sizes:?}");
+    eprintln!("janko Futoshiki by size: {sizes:?}");
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Futoshiki grades against Tatham's Unequal levels (trivial < easy < tricky < extreme <
+# recursive). Per size, Unequal generates COUNT puzzles per level with fixed seeds
+# ('6dx#calib') to fit on, and TEST more per level with other seeds ('6dx#test') to measure on.
+# One `calibrate --kind futoshiki --floor` call fits every size on its own puzzles (three cut
+# points maximising Kendall's tau-b, then the hardest-level floor) and writes a
+# [grades.size.N] table per size into OUT_DIR/futoshiki-sizes.toml (copy them into
+# crates/futoshiki/config/futoshiki.toml). Then, per size, on the TEST puzzles: Goodman-Kruskal
+# gamma of Unequal's level against our grade and against the raw step count; each level's
+# median steps (the order check: each above the level below); and the grade mix of MIX
+# generated puzzles per size.
+# Installs sgt-puzzles if absent.
+#
+# Usage: scripts/unequal-calibrate.sh [COUNT] [OUT_DIR] [SIZES...]
+#        (defaults: 60 per level, output/unequal-calibration, sizes 4 5 6 7 8 9)
+#   TEST=20 puzzles per level to measure on, MIX=200 generated puzzles per size for the mix
+case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+count=${1:-60}; out=${2:-$here/output/unequal-calibration}; shift $(( $# < 2 ? $# : 2 ))
+sizes=${*:-4 5 6 7 8 9}
+test=${TEST:-20}; mix=${MIX:-200}
+for v in "$count" "$test" "$mix" $sizes; do
+  [[ "$v" =~ ^[0-9]+$ ]] || { echo "unequal-calibrate.sh: COUNT, TEST, MIX and SIZES are numbers (see --help)" >&2; exit 2; }
+done
+. "$here/scripts/common.sh"
+unequal=$(command -v sgt-unequal || echo /usr/games/sgt-unequal)
+[ -x "$unequal" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
+mkdir -p "$out"
+cfg=$out/futoshiki-sizes.toml
+# Start from the built-in settings without their size tables: every table comes from this run.
+python3 - "$here/crates/futoshiki/config/futoshiki.toml" "$cfg" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"(?ms)^(# [^\n]*\n)*\[grades\.size\.\d+\].*?(?=^\[|\Z)", "", text))
+PY
+
+unequal_set() { # unequal_set SIZE SEED_TAG N FILE: N puzzles per level, "ID<tab>level" lines
+  : >"$4"
+  for level in t e k x r; do
+    "$unequal" --generate "$3" "${1}d${level}#$2" 2>/dev/null | grep -E '^[0-9]+:' | sed "s/\$/\t$level/" >>"$4"
+  done
+}
+
+: >"$out/unequal-all.txt"
+for size in $sizes; do
+  unequal_set "$size" calib "$count" "$out/unequal-$size.txt"
+  unequal_set "$size" test "$test" "$out/unequal-$size-test.txt"
+  cat "$out/unequal-$size.txt" >>"$out/unequal-all.txt"
+done
+echo "== fit every size on its own Unequal puzzles ($(wc -l <"$out/unequal-all.txt") in all)"
+"$bin" --kind futoshiki calibrate --quiet --config "$cfg" --reference "$out/unequal-all.txt" --levels t,e,k,x,r \
+  --holdout 0 --seed 1 --floor --report "$out/report" --write-config "$cfg" | sed -n '/^per size/,$p'
+
+echo "== on fresh Unequal puzzles ($test per level, seeds '#test'), and the generated grade mix"
+for size in $sizes; do
+  cut -f1 "$out/unequal-$size-test.txt" >"$out/test-$size.txt"
+  "$bin" --kind futoshiki --config "$cfg" rate "$out/test-$size.txt" >"$out/test-$size.csv"
+  "$bin" --kind futoshiki --config "$cfg" generate --quiet --force --size "$size" --count "$mix" --seed 1 \
+    --out "$out/mix-$size"
+done
+python3 - "$out" "$here/scripts" "$sizes" <<'PY'
+import csv, json, statistics, sys
+out, scripts, sizes = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3].split()]
+sys.path.insert(0, scripts)
+from gamma import gamma
+order = {"easy": 0, "medium": 1, "hard": 2, "expert": 3}
+rank = {l: i for i, l in enumerate("tekxr")}
+print(f"{'size':>4} {'n':>4} {'γ grade':>8} {'γ steps':>8}   median steps t / e / k / x / r   order   test grade mix e/m/h/x")
+for n in sizes:
+    labels = [rank[l.rstrip("\n").split("\t")[1]] for l in open(f"{out}/unequal-{n}-test.txt")]
+    rows = list(csv.DictReader(open(f"{out}/test-{n}.csv")))
+    grade = [order[r["grade"]] for r in rows]
+    steps = [float(r["steps"]) for r in rows]
+    med = []
+    for lv in range(5):
+        s = [x for x, l in zip(steps, labels) if l == lv]
+        med.append(statistics.median(s) if s else float("nan"))
+    ok = all(a < b for a, b in zip(med, med[1:]))
+    mixt = "/".join(str(grade.count(i)) for i in range(4))
+    meds = " / ".join(f"{m:.0f}" for m in med)
+    print(f"{n:>4} {len(rows):>4} {gamma(labels, grade):8.3f} {gamma(labels, steps):8.3f}   {meds}   {'yes' if ok else 'NO'}   {mixt}")
+print("grade mix of generated puzzles (generate --count MIX --seed 1):")
+for n in sizes:
+    c = json.load(open(f"{out}/mix-{n}/calibration.json"))
+    counts = [c["grades"][g]["count"] for g in ("easy", "medium", "hard", "expert")]
+    print(f"  {n}x{n}  easy {counts[0]:4d}  medium {counts[1]:4d}  hard {counts[2]:4d}  expert {counts[3]:4d}")
+PY
+echo "wrote $cfg"
