@@ -5,9 +5,11 @@
 //! solution of the puzzle with the mark turned round, or with the given's digit barred from its
 //! cell, which propagation mostly refutes at once.
 
+use crate::techniques::{Position, Tech};
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
 use pf_core::kind::Reject;
+use pf_core::rate::{level_mask, rate_traced, Trace};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -57,6 +59,18 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
         let c = *differ.choose(rng).ok_or(Reject::GeneratorFailed)?;
         p.givens[c] = solution[c];
     }
+    // With a level: givens until the techniques up to it solve the puzzle, each in a cell they
+    // leave open.
+    if params.max_level > 0 {
+        loop {
+            let (done, open) = solves_within(&p, &solution, params.max_level);
+            if done {
+                break;
+            }
+            let c = *open.choose(rng).ok_or(Reject::GeneratorFailed)?;
+            p.givens[c] = solution[c];
+        }
+    }
     // Remove what can go, in a random order.
     let mut clues: Vec<Clue> = (0..p.less.len()).map(Clue::Mark).collect();
     clues.extend((0..n * n).filter(|&c| p.givens[c] != 0).map(Clue::Given));
@@ -70,6 +84,15 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
             Clue::Mark(i) => keep[i] = false,
         }
         trial.less = marks_kept(&all, &keep);
+        if params.max_level > 0 {
+            // The techniques up to the level still solve it (so it is unique), or it stays.
+            if solves_within(&trial, &solution, params.max_level).0 {
+                p.givens = trial.givens;
+            } else if let Clue::Mark(i) = clue {
+                keep[i] = true;
+            }
+            continue;
+        }
         // Another solution, if any, breaks the clue taken out.
         let board_with_break = match clue {
             Clue::Mark(i) => {
@@ -94,6 +117,25 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
     Ok((p, solution))
 }
 
+/// Whether the rater's techniques up to `level` solve `p`, and the cells they leave open.
+fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
+    if level <= 2 {
+        // Levels 1 and 2 (singles; singles and mark bounds) are the counter's propagation,
+        // without marks for level 1: its fixed point is the ladder's, found far faster.
+        let bare = Futoshiki { less: Vec::new(), ..p.clone() };
+        let board = solve::Board::new(if level == 1 { &bare } else { p });
+        let mut cand = board.start(&p.givens);
+        let consistent = board.propagate(&mut cand);
+        let open: Vec<usize> = (0..cand.len()).filter(|&c| cand[c].count_ones() != 1).collect();
+        return (consistent && open.is_empty(), open);
+    }
+    let mut pos = Position::new(p, solution);
+    let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
+    rate_traced(&mut pos, Some(&mut trace));
+    let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
+    (open.is_empty() && pos.unsound == 0, open)
+}
+
 fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {
     all.iter().zip(keep).filter(|(_, &k)| k).map(|(&m, _)| m).collect()
 }
@@ -102,6 +144,45 @@ fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    #[test]
+    fn levels_one_and_two_by_propagation_agree_with_the_ladder() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        for i in 0..200 {
+            let params =
+                FutoshikiParams { size: 4 + (i % 5) as u8, max_level: (i % 3) as u8, ..FutoshikiParams::default() };
+            let (p, s) = generate(&params, &mut rng).unwrap();
+            for level in [1u8, 2] {
+                let mut pos = Position::new(&p, &s);
+                let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
+                rate_traced(&mut pos, Some(&mut trace));
+                let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
+                let (done, fast_open) = solves_within(&p, &s, level);
+                assert_eq!(done, open.is_empty(), "puzzle {i}, level {level}");
+                if done {
+                    assert!(fast_open.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_level_makes_puzzles_its_techniques_solve() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        for level in 1..=4u8 {
+            for size in [5u8, 7] {
+                let params = FutoshikiParams { size, max_level: level, ..FutoshikiParams::default() };
+                let (p, s) = generate(&params, &mut rng).unwrap();
+                assert!(solves_within(&p, &s, level).0, "level {level}, size {size}");
+                let f = solve::count_solutions(&p, 2);
+                assert_eq!((f.count, f.first.as_ref()), (1, Some(&s)));
+                if level == 1 {
+                    // Singles do not read marks: none is left.
+                    assert!(p.less.is_empty(), "{p:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn puzzles_are_unique_minimal_and_agree_with_their_solution() {

@@ -13,6 +13,7 @@ pub(crate) mod draw;
 pub mod generate;
 pub mod notation;
 pub mod solve;
+pub(crate) mod steer;
 pub(crate) mod techniques;
 
 use pf_core::kind::{Flag, FlagValues, Generated, GradeKey, Graded, Kind, Rated, Reject, Solved};
@@ -74,12 +75,20 @@ pub struct FutoshikiParams {
     /// Share of the cells given before clues are removed (the rest start blank): more keeps
     /// more givens and fewer marks in the finished puzzle.
     pub start_givens: f64,
+    /// 0: clues are removed while the solution stays unique (the hardest puzzles). 1 to 5: while
+    /// the rater's techniques up to this level still solve the puzzle, givens added first until
+    /// they do, as Unequal makes a level: easier puzzles (steering uses it).
+    #[serde(default)]
+    pub max_level: u8,
 }
 
 impl FutoshikiParams {
     pub fn validate(&self) -> Result<(), String> {
         if !(4..=12).contains(&self.size) {
             return Err(format!("[generate] size must be 4 to 12, got {}", self.size));
+        }
+        if self.max_level > 5 {
+            return Err(format!("[generate] max_level must be 0 to 5, got {}", self.max_level));
         }
         if !(0.0..=1.0).contains(&self.start_givens) {
             return Err(format!("[generate] start_givens must be between 0 and 1, got {}", self.start_givens));
@@ -90,7 +99,7 @@ impl FutoshikiParams {
 
 impl Default for FutoshikiParams {
     fn default() -> Self {
-        FutoshikiParams { size: 6, start_givens: 0.25 }
+        FutoshikiParams { size: 6, start_givens: 0.25, max_level: 0 }
     }
 }
 
@@ -126,7 +135,15 @@ impl Kind for FutoshikiKind {
     }
 
     fn params_key(p: &FutoshikiParams) -> String {
-        format!("size={};start_givens={}", p.size, p.start_givens)
+        format!("size={};start_givens={};max_level={}", p.size, p.start_givens, p.max_level)
+    }
+
+    /// Quota steering: level L makes puzzles whose clues go only while the techniques up to
+    /// ladder level L solve them (`max_level`), for the easy grades the plain generator seldom
+    /// makes (`steer`).
+    const STEER_LEVELS: u8 = steer::LEVELS;
+    fn steer(params: &FutoshikiParams, level: u8) -> FutoshikiParams {
+        steer::steer(params, level)
     }
 
     fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<Self>, Reject> {
