@@ -5,7 +5,10 @@
 # One `calibrate --kind futoshiki --floor` call fits every size on its own puzzles (three cut
 # points maximising Kendall's tau-b, then the hardest-level floor) and writes a
 # [grades.size.N] table per size into OUT_DIR/futoshiki-sizes.toml (copy them into
-# crates/futoshiki/config/futoshiki.toml). Then, per size, on the TEST puzzles: Goodman-Kruskal
+# crates/futoshiki/config/futoshiki.toml). Unequal grades by the techniques a puzzle needs, and
+# the step count follows its levels less well than the hardest technique does, so then one
+# level floor for every size is chosen on the fit puzzles (medium, hard and expert from ladder
+# levels, easy below each size's k1), and k2 and k3 are set out of reach. Then, per size, on the TEST puzzles: Goodman-Kruskal
 # gamma of Unequal's level against our grade and against the raw step count; each level's
 # median steps (the order check: each above the level below); and the grade mix of MIX
 # generated puzzles per size.
@@ -51,6 +54,43 @@ done
 echo "== fit every size on its own Unequal puzzles ($(wc -l <"$out/unequal-all.txt") in all)"
 "$bin" --kind futoshiki calibrate --quiet --config "$cfg" --reference "$out/unequal-all.txt" --levels t,e,k,x,r \
   --holdout 0 --seed 1 --floor --report "$out/report" --write-config "$cfg" | sed -n '/^per size/,$p'
+
+echo "== the level floor: Unequal grades by the techniques a puzzle needs, so every size takes the floor"
+echo "   (medium, hard, expert from ladder levels f1 >= 2 < f2 < f3) that agrees best with the fit puzzles,"
+echo "   keeping each size's k1 (easy below it) and leaving the step count out above medium"
+for size in $sizes; do
+  cut -f1 "$out/unequal-$size.txt" >"$out/fit-$size.txt"
+  "$bin" --kind futoshiki --config "$cfg" rate "$out/fit-$size.txt" >"$out/fit-$size.csv"
+done
+python3 - "$out" "$here/scripts" "$sizes" "$cfg" <<'PY'
+import csv, itertools, re, sys
+out, scripts, sizes, cfg = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3].split()], sys.argv[4]
+sys.path.insert(0, scripts)
+from gamma import gamma
+rank = {l: i for i, l in enumerate("tekxr")}
+data = {}
+for n in sizes:
+    labels = [rank[l.rstrip("\n").split("\t")[1]] for l in open(f"{out}/unequal-{n}.txt")]
+    data[n] = (labels, list(csv.DictReader(open(f"{out}/fit-{n}.csv"))))
+text = open(cfg).read()
+k1 = {n: float(re.search(rf"(?ms)^\[grades\.size\.{n}\]\nk1 = ([0-9.e+]+)", text).group(1)) for n in sizes}
+best = None
+for f in itertools.combinations(range(2, 7), 3):
+    gs = []
+    for n in sizes:
+        labels, rows = data[n]
+        g = [max(int(float(r["steps"]) >= k1[n]), max([i + 1 for i, x in enumerate(f) if int(r["hardest_level"]) >= x], default=0)) for r in rows]
+        gs.append(gamma(labels, g))
+    key = (min(gs), sum(gs))
+    if best is None or key > best[0]:
+        best = (key, f, gs)
+(_, floor, gs) = best
+print(f"  floor {list(floor)}: gamma on the fit puzzles " + ", ".join(f"{n}x{n} {g:.3f}" for n, g in zip(sizes, gs)))
+for n in sizes:
+    text = re.sub(rf"(?ms)^(\[grades\.size\.{n}\]\nk1 = [^\n]*\n)k2 = [^\n]*\nk3 = [^\n]*\nlevel_floor = \[[^\]]*\]",
+                  lambda m: m.group(1) + f"k2 = {k1[n] * 1e6:.1f}\nk3 = {k1[n] * 2e6:.1f}\nlevel_floor = {list(floor)}", text)
+open(cfg, "w").write(text)
+PY
 
 echo "== on fresh Unequal puzzles ($test per level, seeds '#test'), and the generated grade mix"
 for size in $sizes; do

@@ -1,8 +1,9 @@
 //! Every janko.at Futoshiki of the shared reference data (sizes 3 to 9, with solutions) reads,
-//! has exactly one solution, the published one, and rates soundly to the end.
+//! has exactly one solution, the published one, and rates soundly to the end. (A unit test, not
+//! a test binary of its own: one binary fewer to link in each test profile.)
 
+use crate::{solve, FutoshikiKind};
 use pf_core::kind::Kind;
-use pf_futoshiki::{solve, FutoshikiKind};
 
 fn data(rel: &str) -> String {
     let dir = std::env::var_os("PUZZLE_FACTORY_DATA")
