@@ -11,12 +11,12 @@
 pub(crate) mod canonical;
 pub(crate) mod draw;
 pub mod generate;
+#[cfg(test)]
+mod janko_tests;
 pub mod notation;
 pub mod solve;
 pub(crate) mod steer;
 pub(crate) mod techniques;
-#[cfg(test)]
-mod janko_tests;
 
 use pf_core::kind::{Flag, FlagValues, Generated, GradeKey, Graded, Kind, Rated, Reject, Solved};
 use pf_core::rate::{self, Trace};
