@@ -62,7 +62,11 @@ impl Board {
         for i in 0..n {
             lines.push((0..n).map(|j| j * n + i).collect());
         }
-        let less: Vec<(usize, usize)> = p.less.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
+        // In board order (by the pair's first cell, then its second), whatever order the puzzle
+        // lists them in: the ladder scans marks in this order, so a puzzle read back from its
+        // JSON (which sorts them) rates exactly as the one generated.
+        let mut less: Vec<(usize, usize)> = p.less.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
+        less.sort_unstable_by_key(|&(a, b)| (a.min(b), a.max(b)));
         let mut marks_of = vec![Vec::new(); n * n];
         for (i, &(a, b)) in less.iter().enumerate() {
             marks_of[a].push(i);
