@@ -10,7 +10,7 @@
 
 use super::solve::{self, above, below, high, low, Board};
 use super::Futoshiki;
-use pf_core::common::latin;
+use pf_core::common::latin::{self, line_name};
 use pf_core::rate::{assume, fish_unit, Effect, Solving, Tally, Technique};
 use std::rc::Rc;
 
@@ -307,76 +307,9 @@ impl Position {
         }
     }
 
-    fn line_cands(&self, line: &[usize]) -> Vec<u16> {
-        line.iter().map(|&c| if self.placed[c] { 0 } else { self.cand[c] }).collect()
-    }
-
-    fn positions(line: &[usize], m: u32) -> Vec<usize> {
-        (0..line.len()).filter(|i| m >> i & 1 == 1).map(|i| line[i]).collect()
-    }
-
-    fn removal_step(&self, cells: Vec<usize>, digits: u16, from: Vec<usize>) -> Step {
-        Step::Remove {
-            cells: cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect(),
-            digits,
-            from,
-        }
-    }
-
-    fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
-        for line in &self.board.lines {
-            latin::naked_subsets(&self.line_cands(line), k, t, |subset, others, digits| {
-                self.removal_step(Self::positions(line, others), digits as u16, Self::positions(line, subset))
-            });
-        }
-    }
-
-    fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
-        let full = ((1u32 << (self.n + 1)) - 2) as u16;
-        for line in &self.board.lines {
-            latin::hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
-                let at = Self::positions(line, cells);
-                self.removal_step(at.clone(), full & !(set as u16), at)
-            });
-        }
-    }
-
-    fn fish(&self, size: usize, t: &mut Tally<Step>) {
-        let n = self.n;
-        for d in 1..=n as u8 {
-            for rows in [true, false] {
-                let at = |i: usize, j: usize| if rows { i * n + j } else { j * n + i };
-                let lines: Vec<u16> = (0..n)
-                    .map(|i| {
-                        (0..n)
-                            .filter(|&j| !self.placed[at(i, j)] && self.cand[at(i, j)] >> d & 1 == 1)
-                            .fold(0u16, |m, j| m | 1 << j)
-                    })
-                    .collect();
-                let cells = |bases: u32, cover: u32| -> Vec<usize> {
-                    (0..n)
-                        .filter(|&i| bases >> i & 1 == 0)
-                        .flat_map(|i| (0..n).filter(move |&j| cover >> j & 1 == 1).map(move |j| at(i, j)))
-                        .filter(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)
-                        .collect()
-                };
-                latin::fish(
-                    &lines,
-                    size,
-                    t,
-                    |b, c| !cells(b, c).is_empty(),
-                    |b, c| Step::Remove {
-                        cells: cells(b, c),
-                        digits: 1 << d,
-                        from: (0..n)
-                            .filter(|&i| b >> i & 1 == 1)
-                            .flat_map(|i| (0..n).map(move |j| at(i, j)))
-                            .filter(|&x| !self.placed[x] && self.cand[x] >> d & 1 == 1)
-                            .collect(),
-                    },
-                );
-            }
-        }
+    /// The lines for the Latin techniques the core holds.
+    fn latin(&self) -> latin::LatinLines<'_> {
+        latin::LatinLines { n: self.n, cand: &self.cand, placed: &self.placed, lines: &self.board.lines }
     }
 
     fn assume(&self, c: usize, d: u8) -> Option<Vec<u16>> {
@@ -413,14 +346,14 @@ impl Solving for Position {
             Tech::HiddenSingle => self.hidden_single(t),
             Tech::MarkBounds => self.mark_bounds(t),
             Tech::HillValley => self.hill_valley(t),
-            Tech::NakedPair => self.naked_subset(2, t),
-            Tech::HiddenPair => self.hidden_subset(2, t),
-            Tech::NakedTriple => self.naked_subset(3, t),
-            Tech::HiddenTriple => self.hidden_subset(3, t),
-            Tech::XWing => self.fish(2, t),
-            Tech::NakedQuad => self.naked_subset(4, t),
-            Tech::HiddenQuad => self.hidden_subset(4, t),
-            Tech::Swordfish => self.fish(3, t),
+            Tech::NakedPair => self.latin().naked(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::HiddenPair => self.latin().hidden(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::NakedTriple => self.latin().naked(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::HiddenTriple => self.latin().hidden(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::XWing => self.latin().fish(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::NakedQuad => self.latin().naked(4, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::HiddenQuad => self.latin().hidden(4, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::Swordfish => self.latin().fish(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
             Tech::ForcingChain => self.forcing_chain(t),
             Tech::Trial => self.trial(t),
         }
@@ -506,15 +439,6 @@ impl Solving for Position {
                 )
             }
         }
-    }
-}
-
-/// "row 3" or "column 5" for line `l` (rows first).
-fn line_name(l: usize, n: usize) -> String {
-    if l < n {
-        format!("row {}", l + 1)
-    } else {
-        format!("column {}", l - n + 1)
     }
 }
 

@@ -9,7 +9,7 @@
 use super::solve::Board;
 use super::KenKen;
 use pf_core::common::cage::Op;
-use pf_core::common::latin;
+use pf_core::common::latin::{self, line_name};
 use pf_core::rate::{assume, fish_unit, Effect, Solving, Tally, Technique};
 use std::rc::Rc;
 
@@ -330,45 +330,6 @@ impl<'a> Position<'a> {
         }
     }
 
-    /// A line's candidate masks in order (0 for placed cells), for the shared Latin techniques.
-    fn line_cands(&self, line: &[usize]) -> Vec<u16> {
-        line.iter().map(|&c| if self.placed[c] { 0 } else { self.cand[c] }).collect()
-    }
-
-    fn positions(line: &[usize], m: u16) -> Vec<usize> {
-        (0..line.len()).filter(|i| m >> i & 1 == 1).map(|i| line[i]).collect()
-    }
-
-    /// A removal step keeping only the cells that lose something (the ladder applies it as is).
-    fn removal_step(&self, cells: Vec<usize>, digits: u16, from: Vec<usize>) -> Step {
-        Step::Remove {
-            cells: cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect(),
-            digits,
-            from,
-        }
-    }
-
-    fn naked_subset(&self, k: usize, t: &mut Tally<Step>) {
-        for line in &self.lines {
-            latin::naked_subsets(&self.line_cands(line), k, t, |subset, others, digits| {
-                self.removal_step(
-                    Self::positions(line, others as u16),
-                    digits as u16,
-                    Self::positions(line, subset as u16),
-                )
-            });
-        }
-    }
-
-    fn hidden_subset(&self, k: usize, t: &mut Tally<Step>) {
-        for line in &self.lines {
-            latin::hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
-                let at = Self::positions(line, cells as u16);
-                self.removal_step(at.clone(), self.board.full() & !(set as u16), at)
-            });
-        }
-    }
-
     fn cage_line(&self, t: &mut Tally<Step>) {
         let n = self.n;
         for k in 0..self.board.cells.len() {
@@ -460,44 +421,6 @@ impl<'a> Position<'a> {
         format!("cage {}{op} at r{}c{}", cage.target, c / self.n + 1, c % self.n + 1)
     }
 
-    fn x_wing(&self, t: &mut Tally<Step>) {
-        let n = self.n;
-        for d in 1..=n as u8 {
-            for rows in [true, false] {
-                let at = |i: usize, j: usize| if rows { i * n + j } else { j * n + i };
-                let lines: Vec<u16> = (0..n)
-                    .map(|i| {
-                        (0..n)
-                            .filter(|&j| !self.placed[at(i, j)] && self.cand[at(i, j)] >> d & 1 == 1)
-                            .fold(0u16, |m, j| m | 1 << j)
-                    })
-                    .collect();
-                let cells = |bases: u32, cover: u32| -> Vec<usize> {
-                    (0..n)
-                        .filter(|&i| bases >> i & 1 == 0)
-                        .flat_map(|i| (0..n).filter(move |&j| cover >> j & 1 == 1).map(move |j| at(i, j)))
-                        .filter(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)
-                        .collect()
-                };
-                latin::fish(
-                    &lines,
-                    2,
-                    t,
-                    |b, c| !cells(b, c).is_empty(),
-                    |b, c| Step::Remove {
-                        cells: cells(b, c),
-                        digits: 1 << d,
-                        from: (0..n)
-                            .filter(|&i| b >> i & 1 == 1)
-                            .flat_map(|i| (0..n).map(move |j| at(i, j)))
-                            .filter(|&x| !self.placed[x] && self.cand[x] >> d & 1 == 1)
-                            .collect(),
-                    },
-                );
-            }
-        }
-    }
-
     /// Propagate after fixing `d` at `c`: the resulting candidates, or `None` on a contradiction.
     ///
     /// Propagation's steps only remove digits and never remove more from fewer candidates, so
@@ -505,6 +428,11 @@ impl<'a> Position<'a> {
     /// is the fixpoint of (the position's own fixpoint with `d` at `c`). That one is computed
     /// once per position (`fixpoint`), and each assumption re-filters from `c`'s cage only
     /// instead of every cage (forcing chains and trial ask for dozens per scan).
+    /// The lines for the Latin techniques the core holds.
+    fn latin(&self) -> latin::LatinLines<'_> {
+        latin::LatinLines { n: self.n, cand: &self.cand, placed: &self.placed, lines: &self.lines }
+    }
+
     fn assume(&self, c: usize, d: u8) -> Option<Vec<u16>> {
         let mut cand = self.fixpoint()?;
         if cand[c] >> d & 1 == 0 {
@@ -557,15 +485,15 @@ impl Solving for Position<'_> {
             Tech::LastCageCell => self.last_cage_cell(t),
             Tech::CageDigits => self.cage_digits(t),
             Tech::CageCombination => self.cage_combination(t),
-            Tech::NakedPair => self.naked_subset(2, t),
-            Tech::HiddenPair => self.hidden_subset(2, t),
+            Tech::NakedPair => self.latin().naked(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::HiddenPair => self.latin().hidden(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
             Tech::CageLine => self.cage_line(t),
-            Tech::NakedTriple => self.naked_subset(3, t),
-            Tech::HiddenTriple => self.hidden_subset(3, t),
+            Tech::NakedTriple => self.latin().naked(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::HiddenTriple => self.latin().hidden(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
             Tech::LineSum => self.line_sum(t),
-            Tech::NakedQuad => self.naked_subset(4, t),
-            Tech::HiddenQuad => self.hidden_subset(4, t),
-            Tech::XWing => self.x_wing(t),
+            Tech::NakedQuad => self.latin().naked(4, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::HiddenQuad => self.latin().hidden(4, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::XWing => self.latin().fish(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
             Tech::ForcingChain => self.forcing_chain(t),
             Tech::Trial => self.trial(t),
         }
@@ -667,14 +595,5 @@ impl Solving for Position<'_> {
                 )
             }
         }
-    }
-}
-
-/// "row 3" or "column 5" for line `l` (rows first).
-fn line_name(l: usize, n: usize) -> String {
-    if l < n {
-        format!("row {}", l + 1)
-    } else {
-        format!("column {}", l - n + 1)
     }
 }

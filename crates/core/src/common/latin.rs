@@ -211,6 +211,99 @@ pub fn fish<M: Copy + Into<u32>, S>(
     t.situations = before + binom(all, n);
 }
 
+/// Cells and candidates of a Latin square being solved (bit d = digit d; `placed` cells hold
+/// their digit alone), for the line techniques the Latin kinds share. A removal step is built
+/// by `step(cells, digits, from)`: the cells that lose any of `digits` (only those that hold
+/// one), and the pattern's cells it rests on.
+pub struct LatinLines<'a> {
+    pub n: usize,
+    pub cand: &'a [u16],
+    pub placed: &'a [bool],
+    /// Every row, then every column, as cell indices.
+    pub lines: &'a [Vec<usize>],
+}
+
+impl LatinLines<'_> {
+    /// A line's candidate masks in order, 0 for placed cells.
+    fn line_cands(&self, line: &[usize]) -> Vec<u16> {
+        line.iter().map(|&c| if self.placed[c] { 0 } else { self.cand[c] }).collect()
+    }
+
+    fn losing(&self, cells: Vec<usize>, digits: u16) -> Vec<usize> {
+        cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect()
+    }
+
+    /// Naked k-subsets in every line (`naked_subsets`).
+    pub fn naked<S>(&self, k: usize, t: &mut Tally<S>, step: impl Fn(Vec<usize>, u16, Vec<usize>) -> S) {
+        for line in self.lines {
+            naked_subsets(&self.line_cands(line), k, t, |subset, others, digits| {
+                step(self.losing(positions(line, others), digits as u16), digits as u16, positions(line, subset))
+            });
+        }
+    }
+
+    /// Hidden k-subsets in every line (`hidden_subsets`): their cells lose every other digit.
+    pub fn hidden<S>(&self, k: usize, t: &mut Tally<S>, step: impl Fn(Vec<usize>, u16, Vec<usize>) -> S) {
+        let full = ((1u32 << (self.n + 1)) - 2) as u16;
+        for line in self.lines {
+            hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
+                let at = positions(line, cells);
+                let digits = full & !(set as u16);
+                step(self.losing(at.clone(), digits), digits, at)
+            });
+        }
+    }
+
+    /// Fish of `size` (`fish`) for every digit, rows as base lines and then columns; `from` is
+    /// the base lines' cells holding the digit.
+    pub fn fish<S>(&self, size: usize, t: &mut Tally<S>, step: impl Fn(Vec<usize>, u16, Vec<usize>) -> S) {
+        let n = self.n;
+        for d in 1..=n as u8 {
+            for rows in [true, false] {
+                let at = |i: usize, j: usize| if rows { i * n + j } else { j * n + i };
+                let holds = |c: usize| !self.placed[c] && self.cand[c] >> d & 1 == 1;
+                let lines: Vec<u16> =
+                    (0..n).map(|i| (0..n).filter(|&j| holds(at(i, j))).fold(0u16, |m, j| m | 1 << j)).collect();
+                let cells = |bases: u32, cover: u32| -> Vec<usize> {
+                    (0..n)
+                        .filter(|&i| bases >> i & 1 == 0)
+                        .flat_map(|i| (0..n).filter(move |&j| cover >> j & 1 == 1).map(move |j| at(i, j)))
+                        .filter(|&c| holds(c))
+                        .collect()
+                };
+                fish(
+                    &lines,
+                    size,
+                    t,
+                    |b, c| !cells(b, c).is_empty(),
+                    |b, c| {
+                        let from = (0..n)
+                            .filter(|&i| b >> i & 1 == 1)
+                            .flat_map(|i| (0..n).map(move |j| at(i, j)))
+                            .filter(|&x| holds(x))
+                            .collect();
+                        step(cells(b, c), 1 << d, from)
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The cells of `line` at the positions set in `m`.
+fn positions(line: &[usize], m: u32) -> Vec<usize> {
+    (0..line.len()).filter(|i| m >> i & 1 == 1).map(|i| line[i]).collect()
+}
+
+/// "row 3" or "column 5" for line `l` of an N×N square (rows first).
+pub fn line_name(l: usize, n: usize) -> String {
+    if l < n {
+        format!("row {}", l + 1)
+    } else {
+        format!("column {}", l - n + 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
