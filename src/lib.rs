@@ -22,7 +22,7 @@ pub mod commands;
 pub mod kinds;
 pub mod library;
 
-pub use pf_core::{common, grade, rate, rules, seed};
+pub use pf_core::{common, data, grade, rate, rules, seed};
 pub use pf_engine::{book, config, pipeline};
 pub use pf_print as print;
 

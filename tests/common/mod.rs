@@ -2,21 +2,11 @@
 //! for the real binary.
 #![allow(dead_code, clippy::needless_range_loop)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// Reference puzzles (../shared/data, or $PUZZLE_FACTORY_DATA).
-pub fn data_dir() -> PathBuf {
-    std::env::var_os("PUZZLE_FACTORY_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-pub fn read_data(rel: &str) -> String {
-    let p = data_dir().join(rel);
-    std::fs::read_to_string(&p)
-        .unwrap_or_else(|e| panic!("reference data {}: {e} (set PUZZLE_FACTORY_DATA)", p.display()))
-}
+pub use puzzle_factory::data::{folder as data_dir, read as read_data};
 
 pub fn grid(s: &str) -> [u8; 81] {
     let mut g = [0u8; 81];

@@ -12,6 +12,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod common;
+pub mod data;
 pub mod draw;
 pub mod grade;
 pub mod kind;

@@ -5,18 +5,9 @@
 use crate::{solve, FutoshikiKind};
 use pf_core::kind::Kind;
 
-fn data(rel: &str) -> String {
-    let dir = std::env::var_os("PUZZLE_FACTORY_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    let p = dir.join(rel);
-    std::fs::read_to_string(&p)
-        .unwrap_or_else(|e| panic!("reference data {}: {e} (set PUZZLE_FACTORY_DATA)", p.display()))
-}
-
 #[test]
 fn every_janko_futoshiki_solves_to_its_solution() {
-    let text = data("futoshiki/janko_futoshiki.jsonl");
+    let text = pf_core::data::read("futoshiki/janko_futoshiki.jsonl");
     let mut sizes = std::collections::BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -6,19 +6,10 @@ use crate::position::{Position, Step};
 use crate::solve::count_solutions;
 use crate::techniques::Tech;
 use crate::Sudoku;
+use pf_core::data::read as read_data;
 use pf_core::kind::Kind;
 use pf_core::rate::{Solving, Tally, Technique};
 use rand::SeedableRng;
-
-/// Reference puzzles (the shared data folder beside the repository, or $PUZZLE_FACTORY_DATA).
-fn read_data(rel: &str) -> String {
-    let dir = std::env::var_os("PUZZLE_FACTORY_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    let p = dir.join(rel);
-    std::fs::read_to_string(&p)
-        .unwrap_or_else(|e| panic!("reference data {}: {e} (set PUZZLE_FACTORY_DATA)", p.display()))
-}
 
 fn grid(s: &str) -> [u8; 81] {
     let mut g = [0u8; 81];
