@@ -312,23 +312,33 @@ impl Position {
         latin::LatinLines { n: self.n, cand: &self.cand, placed: &self.placed, lines: &self.board.lines }
     }
 
-    fn assume(&self, c: usize, d: u8) -> Option<Vec<u16>> {
+    /// The position's candidates propagated to their fixed point (None on a contradiction):
+    /// computed once per scan, for every assumption of it.
+    fn fixpoint(&self) -> Option<Vec<u16>> {
         let mut cand = self.cand.clone();
-        if !self.board.propagate(&mut cand) || cand[c] >> d & 1 == 0 {
+        self.board.propagate(&mut cand).then_some(cand)
+    }
+
+    /// The candidates after assuming `d` in `c` from the fixed point `fix`, or None when it fails.
+    fn assume(&self, fix: &Option<Vec<u16>>, c: usize, d: u8) -> Option<Vec<u16>> {
+        let cand = fix.as_ref()?;
+        if cand[c] >> d & 1 == 0 {
             return None;
         }
-        solve::assume(&self.board, &cand, c, d)
+        solve::assume(&self.board, cand, c, d)
     }
 
     fn forcing_chain(&self, t: &mut Tally<Step>) {
         let remove = |pivot: usize, c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![pivot] };
-        assume::forcing_chains(&self.cand, &self.placed, &self.solution, |c, d| self.assume(c, d), remove, t);
+        let fix = self.fixpoint();
+        assume::forcing_chains(&self.cand, &self.placed, &self.solution, |c, d| self.assume(&fix, c, d), remove, t);
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
         let remove = |c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![c] };
         let guess = |c: usize| Step::Place { cell: c, digit: self.solution[c] };
-        assume::trial(&self.cand, &self.placed, |c, d| self.assume(c, d), remove, guess, t);
+        let fix = self.fixpoint();
+        assume::trial(&self.cand, &self.placed, |c, d| self.assume(&fix, c, d), remove, guess, t);
     }
 }
 
