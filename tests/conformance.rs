@@ -222,6 +222,20 @@ enum Others {
     Earlier,
 }
 
+impl Others {
+    /// The word of a technique puzzles line.
+    fn name(self) -> &'static str {
+        match self {
+            Others::Level => "level",
+            Others::Earlier => "earlier",
+        }
+    }
+
+    fn named(word: &str) -> Option<Others> {
+        [Others::Level, Others::Earlier].into_iter().find(|o| o.name() == word)
+    }
+}
+
 /// Whether puzzle `p` (solution `s`) needs technique `t`: the `others`, without `t`, stall
 /// unsolved; with `t` the ladder applies `t`, soundly, and solves the puzzle or places more
 /// digits before it stalls. The number of steps before the stall without `t`, or why not.
@@ -284,11 +298,8 @@ impl KindVisitor for Fires {
             else {
                 panic!("{at}: not technique<TAB>others<TAB>steps<TAB>puzzle");
             };
-            let others = match others {
-                "level" => Others::Level,
-                "earlier" => Others::Earlier,
-                _ => panic!("{at}: others {others:?}, not level or earlier"),
-            };
+            let others =
+                Others::named(others).unwrap_or_else(|| panic!("{at}: others {others:?}, not level or earlier"));
             let t = technique_named::<K::Tech>(tech).unwrap_or_else(|| panic!("{at}: no technique {tech}"));
             let before: usize = before.parse().unwrap_or_else(|_| panic!("{at}: steps {before:?}"));
             let p = K::parse(text, &Default::default()).unwrap_or_else(|e| panic!("{at}: {e}"));
@@ -352,7 +363,7 @@ fn find_technique_puzzles() {
                         continue;
                     }
                     let t = technique_named::<K::Tech>(parts[0]).unwrap();
-                    let others = if parts[1] == "level" { Others::Level } else { Others::Earlier };
+                    let others = Others::named(parts[1]).expect("others: level or earlier");
                     let p = K::parse(parts[3], &Default::default()).unwrap();
                     let s = K::solve(&p, 2).first.unwrap();
                     match needs::<K>(&p, &s, t, others) {
@@ -389,14 +400,14 @@ fn find_technique_puzzles() {
                     if found[t.index()] || rated.rating.usage[t.index()] == 0 {
                         continue;
                     }
-                    for (others, word) in [(Others::Level, "level"), (Others::Earlier, "earlier")] {
+                    for others in [Others::Level, Others::Earlier] {
                         if let Ok(before) = needs::<K>(&p, &s, *t, others) {
                             found[t.index()] = true;
                             let line = match K::puzzle_json(&p) {
                                 serde_json::Value::String(s) => s,
                                 other => other.to_string(),
                             };
-                            println!("{}\t{word}\t{before}\t{line}", t.name());
+                            println!("{}\t{}\t{before}\t{line}", t.name(), others.name());
                             break;
                         }
                     }
