@@ -58,6 +58,7 @@ registry! {
     Kenken => kenken::KenKenKind,
     Kakuro => kakuro::KakuroKind,
     Futoshiki => pf_futoshiki::FutoshikiKind,
+    Skyscrapers => pf_skyscrapers::SkyscrapersKind,
     #[value(skip)]
     #[serde(rename = "sudoku-family")]
     SudokuFamily => sudoku::family::Family,

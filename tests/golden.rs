@@ -63,6 +63,13 @@ const CASES: &[Case] = &[
     Case { kind: "sudoku", flags: &["--diagonals"], count: "12", seed: "20261125", file: "sudoku/golden-9x.csv" },
     Case { kind: "sudoku", flags: &["--box", "4x4"], count: "4", seed: "20261125", file: "sudoku/golden-16.csv" },
     Case { kind: "futoshiki", flags: &["--size", "6"], count: "30", seed: "20261127", file: "futoshiki/golden-6.csv" },
+    Case {
+        kind: "skyscrapers",
+        flags: &["--size", "6"],
+        count: "30",
+        seed: "20261127",
+        file: "skyscrapers/golden-6.csv",
+    },
 ];
 
 fn golden_path(file: &str) -> PathBuf {

@@ -434,16 +434,17 @@ fn worked_steps(grid: &Drawing, path: &[PathStep]) -> Vec<WorkedStep> {
         }
         let s = &path[i];
         let mut d = Drawing { body: String::new(), ..grid.clone() };
+        let (x0, y0) = grid.grid_at;
         for &[r, c] in &s.cells {
-            d.rect(c as f64, r as f64, 1.0, 1.0, "#dcdcdc");
+            d.rect(x0 + c as f64, y0 + r as f64, 1.0, 1.0, "#dcdcdc");
         }
         for &[r, c, _] in s.place.iter().chain(&s.remove) {
-            d.rect(c as f64, r as f64, 1.0, 1.0, "#a8a8a8");
+            d.rect(x0 + c as f64, y0 + r as f64, 1.0, 1.0, "#a8a8a8");
         }
         d.body.push_str(&grid.body);
         // The digits placed so far, in grey beside the black givens.
         for &[r, c, digit] in path[..i].iter().flat_map(|s| &s.place) {
-            let (x, y) = (c as f64 + 0.5, r as f64 + 0.72);
+            let (x, y) = (x0 + c as f64 + 0.5, y0 + r as f64 + 0.72);
             d.text(x, y, 0.62, "middle", "digit", (r, c), "#707070", &digit.to_string());
         }
         out.push(WorkedStep { text: format!("Step {}: {}", i + 1, step_text(s)), diagram: Some(d) });

@@ -24,6 +24,10 @@ pub struct Drawing {
     /// The smallest font size used, in cell units (0 when there is no text): the page layout
     /// keeps it readable.
     pub min_text: f64,
+    /// Where the puzzle's cell (0, 0) starts, in cell units: (0, 0) unless the drawing has a
+    /// border of its own before the grid (Skyscrapers' clues), so that what is drawn later over
+    /// a cell (a worked step's shading) lands on it.
+    pub grid_at: (f64, f64),
 }
 
 /// What the solution page shows: the digit of every cell to fill, row-major over the board (0
@@ -32,7 +36,7 @@ pub type Digits<'a> = Option<&'a [u8]>;
 
 impl Drawing {
     pub fn new(width: f64, height: f64) -> Self {
-        Drawing { width, height, body: String::new(), min_text: 0.0 }
+        Drawing { width, height, body: String::new(), min_text: 0.0, grid_at: (0.0, 0.0) }
     }
 
     pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, width: f64) {

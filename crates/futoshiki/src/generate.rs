@@ -5,9 +5,11 @@
 //! solution of the puzzle with the mark turned round, or with the given's digit barred from its
 //! cell, which propagation mostly refutes at once.
 
+use crate::solve::Propagate;
 use crate::techniques::{Position, Tech};
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
+use pf_core::common::latin_count::{givens_until_solved, givens_until_unique};
 use pf_core::kind::Reject;
 use pf_core::rate::{level_mask, rate_traced, Trace};
 use rand::seq::SliceRandom;
@@ -41,36 +43,15 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
             givens[c] = solution[c];
         }
     }
-    let mut p = Futoshiki { size: n as u8, givens, less: marks };
-    // Givens until one solution is left, each where the first two solutions found differ.
-    loop {
-        let f = solve::count_solutions(&p, 2);
-        if f.aborted {
-            return Err(Reject::Undecided);
-        }
-        match f.count {
-            1 => break,
-            0 => return Err(Reject::NoSolution),
-            _ => {}
-        }
-        let other = if f.first.as_ref() == Some(&solution) { f.second } else { f.first };
-        let other = other.ok_or(Reject::GeneratorFailed)?;
-        let differ: Vec<usize> = (0..n * n).filter(|&c| other[c] != solution[c]).collect();
-        let c = *differ.choose(rng).ok_or(Reject::GeneratorFailed)?;
-        p.givens[c] = solution[c];
-    }
-    // With a level: givens until the techniques up to it solve the puzzle, each in a cell they
-    // leave open.
+    // Givens until one solution is left; with a level, until the techniques up to it solve the
+    // puzzle.
+    let with = |g: &[u8]| Futoshiki { size: n as u8, givens: g.to_vec(), less: marks.clone() };
+    givens_until_unique(&solution, &mut givens, |g| solve::count_solutions(&with(g), 2), rng)?;
     if params.max_level > 0 {
-        loop {
-            let (done, open) = solves_within(&p, &solution, params.max_level);
-            if done {
-                break;
-            }
-            let c = *open.choose(rng).ok_or(Reject::GeneratorFailed)?;
-            p.givens[c] = solution[c];
-        }
+        let level = params.max_level;
+        givens_until_solved(&solution, &mut givens, |g| solves_within(&with(g), &solution, level), rng)?;
     }
+    let mut p = with(&givens);
     // Remove what can go, in a random order.
     let mut clues: Vec<Clue> = (0..p.less.len()).map(Clue::Mark).collect();
     clues.extend((0..n * n).filter(|&c| p.givens[c] != 0).map(Clue::Given));

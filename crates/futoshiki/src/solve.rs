@@ -1,45 +1,15 @@
 //! The fast counter: candidates as bit sets (bit d for digit d), propagated to a fixed point
-//! by the Latin rules (a placed digit leaves its row and column; a digit with one place left in
-//! a line goes there) and the marks (a < b: a's candidates below b's largest, b's above a's
-//! smallest), then a search on the open cell with the fewest candidates.
+//! by the Latin rules (the core's `latin_count`) and the marks (a < b: a's candidates below b's
+//! largest, b's above a's smallest), then the core's search on the open cell with the fewest
+//! candidates.
 
 use crate::Futoshiki;
+pub(crate) use pf_core::common::latin_count::Propagate;
+pub(crate) use pf_core::common::latin_count::{above, below, count_from, high, low, Count};
+use pf_core::common::latin_count::{propagate_line, square_lines};
 
 /// The counter's search gives up after this many nodes (the puzzle is then `undecided`).
 pub const SOLVE_BUDGET: u64 = 1 << 22;
-
-/// What a count found.
-pub struct Count {
-    pub count: usize,
-    /// The first solution, row-major digits.
-    pub first: Option<Vec<u8>>,
-    /// The second, when there is one (the generator adds a given where the two differ).
-    pub second: Option<Vec<u8>>,
-    /// The budget ran out before the count was decided.
-    pub aborted: bool,
-}
-
-/// Bits of the digits below `d` (1..d-1).
-#[inline]
-pub(crate) fn below(d: u32) -> u16 {
-    ((1u32 << d) - 2) as u16
-}
-
-/// Bits of the digits above `d` up to `n`.
-#[inline]
-pub(crate) fn above(d: u32, n: usize) -> u16 {
-    (((1u32 << (n + 1)) - 1) & !((1u32 << (d + 1)) - 1)) as u16
-}
-
-#[inline]
-pub(crate) fn high(m: u16) -> u32 {
-    15 - m.leading_zeros()
-}
-
-#[inline]
-pub(crate) fn low(m: u16) -> u32 {
-    m.trailing_zeros()
-}
 
 /// The puzzle's structure for propagation: lines and marks per cell.
 pub(crate) struct Board {
@@ -55,13 +25,7 @@ pub(crate) struct Board {
 impl Board {
     pub fn new(p: &Futoshiki) -> Board {
         let n = p.size as usize;
-        let mut lines = Vec::with_capacity(2 * n);
-        for i in 0..n {
-            lines.push((0..n).map(|j| i * n + j).collect());
-        }
-        for i in 0..n {
-            lines.push((0..n).map(|j| j * n + i).collect());
-        }
+        let lines = square_lines(n);
         // In board order (by the pair's first cell, then its second), whatever order the puzzle
         // lists them in: the ladder scans marks in this order, so a puzzle read back from its
         // JSON (which sorts them) rates exactly as the one generated.
@@ -77,16 +41,24 @@ impl Board {
 
     /// The starting candidates: every digit, a given's alone.
     pub fn start(&self, givens: &[u8]) -> Vec<u16> {
-        let all = ((1u32 << (self.n + 1)) - 2) as u16;
-        givens.iter().map(|&d| if d == 0 { all } else { 1 << d }).collect()
+        pf_core::common::latin_count::start(self.n, givens)
+    }
+}
+
+impl Propagate for Board {
+    fn n(&self) -> usize {
+        self.n
+    }
+
+    fn lines(&self) -> &[Vec<usize>] {
+        &self.lines
     }
 
     /// Propagate to a fixed point; false on a contradiction (a cell with no candidate, a digit
     /// with no place in a line). Work lists: a mark is looked at again when one of its cells
     /// changed, a line when one of its cells did.
-    pub fn propagate(&self, cand: &mut [u16]) -> bool {
+    fn propagate(&self, cand: &mut [u16]) -> bool {
         let n = self.n;
-        let full = ((1u32 << (n + 1)) - 2) as u16;
         let mut lines: u32 = (1u32 << (2 * n)) - 1;
         let mut marks = [0u64; MARK_WORDS];
         for i in 0..self.less.len() {
@@ -125,52 +97,8 @@ impl Board {
             }
             let l = lines.trailing_zeros() as usize;
             lines &= lines - 1;
-            let line = &self.lines[l];
-            // Placed digits leave the others; a digit with one place goes there.
-            let mut placed = 0u16;
-            for &c in line {
-                if cand[c].count_ones() == 1 {
-                    if placed & cand[c] != 0 {
-                        return false;
-                    }
-                    placed |= cand[c];
-                }
-            }
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &c in line {
-                let m = cand[c];
-                let m = if m.count_ones() > 1 {
-                    let nm = m & !placed;
-                    if nm == 0 {
-                        return false;
-                    }
-                    if nm != m {
-                        cand[c] = nm;
-                        touch(c, &mut lines, &mut marks);
-                    }
-                    nm
-                } else {
-                    m
-                };
-                twice |= once & m;
-                once |= m;
-            }
-            if once != full {
+            if !propagate_line(n, &self.lines[l], cand, |c| touch(c, &mut lines, &mut marks)) {
                 return false;
-            }
-            let single = once & !twice & !placed;
-            if single != 0 {
-                for &c in line {
-                    let hit = cand[c] & single;
-                    // The only place of two digits: a contradiction, whatever else it holds.
-                    if hit.count_ones() > 1 {
-                        return false;
-                    }
-                    if hit != 0 && cand[c] != hit {
-                        cand[c] = hit;
-                        touch(c, &mut lines, &mut marks);
-                    }
-                }
             }
         }
     }
@@ -186,110 +114,13 @@ pub fn count_within(p: &Futoshiki, limit: usize, budget: u64) -> Count {
     count_from(&board, cand, limit, budget)
 }
 
-/// Count the solutions from candidates `cand` (each cell's digits still allowed).
-pub(crate) fn count_from(board: &Board, mut cand: Vec<u16>, limit: usize, budget: u64) -> Count {
-    let mut out = Count { count: 0, first: None, second: None, aborted: false };
-    if board.propagate(&mut cand) {
-        let mut nodes = 0u64;
-        search(board, cand, limit, budget, &mut nodes, &mut out);
-    }
-    out
-}
-
 pub fn count_solutions(p: &Futoshiki, limit: usize) -> Count {
     count_within(p, limit, SOLVE_BUDGET)
-}
-
-fn search(board: &Board, cand: Vec<u16>, limit: usize, budget: u64, nodes: &mut u64, out: &mut Count) {
-    *nodes += 1;
-    if *nodes > budget {
-        out.aborted = true;
-        return;
-    }
-    // Branch on the open cell with the fewest candidates, or on the (line, digit) with the fewest
-    // places when that is fewer.
-    let pick = (0..cand.len()).filter(|&c| cand[c].count_ones() > 1).min_by_key(|&c| cand[c].count_ones());
-    let Some(c) = pick else {
-        let digits: Vec<u8> = cand.iter().map(|&m| low(m) as u8).collect();
-        out.count += 1;
-        if out.first.is_none() {
-            out.first = Some(digits);
-        } else if out.second.is_none() {
-            out.second = Some(digits);
-        }
-        return;
-    };
-    let width = cand[c].count_ones();
-    let mut best_line: Option<(usize, u8, u32)> = None;
-    if width > 2 {
-        for (l, line) in board.lines.iter().enumerate() {
-            for d in 1..=board.n as u8 {
-                let bit = 1u16 << d;
-                let mut places = 0;
-                let mut single = false;
-                for &x in line {
-                    if cand[x] & bit != 0 {
-                        places += 1;
-                        single |= cand[x] == bit;
-                    }
-                }
-                if !single && places < width && best_line.is_none_or(|b| places < b.2) {
-                    best_line = Some((l, d, places));
-                }
-            }
-        }
-    }
-    if let Some((l, d, _)) = best_line {
-        for &x in &board.lines[l] {
-            if cand[x] >> d & 1 == 0 {
-                continue;
-            }
-            let mut next = cand.clone();
-            next[x] = 1 << d;
-            if board.propagate(&mut next) {
-                search(board, next, limit, budget, nodes, out);
-            }
-            if out.count >= limit || out.aborted {
-                return;
-            }
-        }
-        return;
-    }
-    let mut m = cand[c];
-    while m != 0 {
-        let d = low(m);
-        m &= m - 1;
-        let mut next = cand.clone();
-        next[c] = 1 << d;
-        if board.propagate(&mut next) {
-            search(board, next, limit, budget, nodes, out);
-        }
-        if out.count >= limit || out.aborted {
-            return;
-        }
-    }
-}
-
-/// The candidates after assuming digit `d` in cell `c` and propagating, or None when that fails
-/// (forcing chains and trial).
-pub(crate) fn assume(board: &Board, cand: &[u16], c: usize, d: u8) -> Option<Vec<u16>> {
-    let mut next = cand.to_vec();
-    next[c] = 1 << d;
-    board.propagate(&mut next).then_some(next)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn masks() {
-        assert_eq!(below(1), 0);
-        assert_eq!(below(4), 0b1110);
-        assert_eq!(above(2, 4), 0b11000);
-        assert_eq!(above(4, 4), 0);
-        assert_eq!((high(0b10100), low(0b10100)), (4, 2));
-    }
 
     #[test]
     fn counts_latin_squares_with_marks() {

@@ -8,9 +8,9 @@
 //! removes a digit of a solution the position still allows; `Position::unsound` audits every
 //! step against the known solution.
 
-use super::solve::{self, above, below, high, low, Board};
+use super::solve::{above, below, high, low, Board};
 use super::Futoshiki;
-use pf_core::common::latin::{self, line_name};
+use pf_core::common::latin_grid::LatinGrid;
 use pf_core::rate::{assume, fish_unit, Effect, Solving, Tally, Technique};
 use std::rc::Rc;
 
@@ -144,18 +144,26 @@ struct Peak {
 pub struct Position {
     board: Rc<Board>,
     peaks: Rc<[Peak]>,
-    n: usize,
-    pub cand: Vec<u16>,
-    pub placed: Vec<bool>,
-    solution: Vec<u8>,
-    pub unsound: u32,
+    g: LatinGrid,
+}
+
+impl std::ops::Deref for Position {
+    type Target = LatinGrid;
+    fn deref(&self) -> &LatinGrid {
+        &self.g
+    }
+}
+
+impl std::ops::DerefMut for Position {
+    fn deref_mut(&mut self) -> &mut LatinGrid {
+        &mut self.g
+    }
 }
 
 impl Position {
     pub fn new(puzzle: &Futoshiki, solution: &[u8]) -> Position {
         let board = Board::new(puzzle);
         let n = board.n;
-        let full = ((1u32 << (n + 1)) - 2) as u16;
         let mut peaks = Vec::new();
         for c in 0..n * n {
             // Marks of c by direction: Some(true) when c is the larger.
@@ -182,81 +190,7 @@ impl Position {
                 }
             }
         }
-        let mut pos = Position {
-            n,
-            cand: vec![full; n * n],
-            placed: vec![false; n * n],
-            solution: solution.to_vec(),
-            unsound: 0,
-            board: Rc::new(board),
-            peaks: peaks.into(),
-        };
-        for (c, &d) in puzzle.givens.iter().enumerate() {
-            if d != 0 {
-                pos.place(c, d);
-            }
-        }
-        pos
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.placed.iter().all(|&p| p)
-    }
-
-    fn place(&mut self, c: usize, d: u8) {
-        if self.solution[c] != d {
-            self.unsound += 1;
-        }
-        self.cand[c] = 1 << d;
-        self.placed[c] = true;
-        let (r, col) = (c / self.n, c % self.n);
-        for i in 0..self.n {
-            for p in [r * self.n + i, i * self.n + col] {
-                if p != c {
-                    self.cand[p] &= !(1 << d);
-                }
-            }
-        }
-    }
-
-    fn remove(&mut self, cells: &[usize], digits: u16) {
-        for &c in cells {
-            if !self.placed[c] && self.cand[c] & digits != 0 {
-                if self.cand[c] & digits & (1 << self.solution[c]) != 0 {
-                    self.unsound += 1;
-                }
-                self.cand[c] &= !digits;
-            }
-        }
-    }
-
-    fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.n * self.n).filter(|&c| !self.placed[c])
-    }
-
-    fn naked_single(&self, t: &mut Tally<Step>) {
-        for c in self.empty_cells() {
-            let m = self.cand[c];
-            t.record((m.count_ones() == 1).then(|| Step::Place { cell: c, digit: low(m) as u8 }));
-        }
-    }
-
-    fn hidden_single(&self, t: &mut Tally<Step>) {
-        for line in &self.board.lines {
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &c in line {
-                if !self.placed[c] {
-                    twice |= once & self.cand[c];
-                    once |= self.cand[c];
-                }
-            }
-            let single = once & !twice;
-            t.record_many(once.count_ones(), single.count_ones(), || {
-                let d = low(single) as u8;
-                let c = line.iter().copied().find(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)?;
-                Some(Step::Place { cell: c, digit: d })
-            });
-        }
+        Position { g: LatinGrid::new(n, &puzzle.givens, solution), board: Rc::new(board), peaks: peaks.into() }
     }
 
     fn mark_bounds(&self, t: &mut Tally<Step>) {
@@ -307,38 +241,26 @@ impl Position {
         }
     }
 
-    /// The lines for the Latin techniques the core holds.
-    fn latin(&self) -> latin::LatinLines<'_> {
-        latin::LatinLines { n: self.n, cand: &self.cand, placed: &self.placed, lines: &self.board.lines }
-    }
-
-    /// The position's candidates propagated to their fixed point (None on a contradiction):
-    /// computed once per scan, for every assumption of it.
-    fn fixpoint(&self) -> Option<Vec<u16>> {
-        let mut cand = self.cand.clone();
-        self.board.propagate(&mut cand).then_some(cand)
-    }
-
-    /// The candidates after assuming `d` in `c` from the fixed point `fix`, or None when it fails.
-    fn assume(&self, fix: &Option<Vec<u16>>, c: usize, d: u8) -> Option<Vec<u16>> {
-        let cand = fix.as_ref()?;
-        if cand[c] >> d & 1 == 0 {
-            return None;
-        }
-        solve::assume(&self.board, cand, c, d)
-    }
-
     fn forcing_chain(&self, t: &mut Tally<Step>) {
         let remove = |pivot: usize, c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![pivot] };
-        let fix = self.fixpoint();
-        assume::forcing_chains(&self.cand, &self.placed, &self.solution, |c, d| self.assume(&fix, c, d), remove, t);
+        let rules = &*self.board;
+        let fix = self.fixpoint(rules);
+        assume::forcing_chains(
+            &self.cand,
+            &self.placed,
+            &self.solution,
+            |c, d| self.assume(rules, &fix, c, d),
+            remove,
+            t,
+        );
     }
 
     fn trial(&self, t: &mut Tally<Step>) {
         let remove = |c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![c] };
         let guess = |c: usize| Step::Place { cell: c, digit: self.solution[c] };
-        let fix = self.fixpoint();
-        assume::trial(&self.cand, &self.placed, |c, d| self.assume(&fix, c, d), remove, guess, t);
+        let rules = &*self.board;
+        let fix = self.fixpoint(rules);
+        assume::trial(&self.cand, &self.placed, |c, d| self.assume(rules, &fix, c, d), remove, guess, t);
     }
 }
 
@@ -352,18 +274,38 @@ impl Solving for Position {
 
     fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
         match tech {
-            Tech::NakedSingle => self.naked_single(t),
-            Tech::HiddenSingle => self.hidden_single(t),
+            Tech::NakedSingle => {
+                self.g.latin(&self.board.lines).naked_single(t, |cell, digit| Step::Place { cell, digit })
+            }
+            Tech::HiddenSingle => {
+                self.g.latin(&self.board.lines).hidden_single(t, |cell, digit| Step::Place { cell, digit })
+            }
             Tech::MarkBounds => self.mark_bounds(t),
             Tech::HillValley => self.hill_valley(t),
-            Tech::NakedPair => self.latin().naked(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
-            Tech::HiddenPair => self.latin().hidden(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
-            Tech::NakedTriple => self.latin().naked(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
-            Tech::HiddenTriple => self.latin().hidden(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
-            Tech::XWing => self.latin().fish(2, t, |cells, digits, from| Step::Remove { cells, digits, from }),
-            Tech::NakedQuad => self.latin().naked(4, t, |cells, digits, from| Step::Remove { cells, digits, from }),
-            Tech::HiddenQuad => self.latin().hidden(4, t, |cells, digits, from| Step::Remove { cells, digits, from }),
-            Tech::Swordfish => self.latin().fish(3, t, |cells, digits, from| Step::Remove { cells, digits, from }),
+            Tech::NakedPair => {
+                self.g.latin(&self.board.lines).naked(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
+            Tech::HiddenPair => {
+                self.g.latin(&self.board.lines).hidden(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
+            Tech::NakedTriple => {
+                self.g.latin(&self.board.lines).naked(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
+            Tech::HiddenTriple => {
+                self.g.latin(&self.board.lines).hidden(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
+            Tech::XWing => {
+                self.g.latin(&self.board.lines).fish(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
+            Tech::NakedQuad => {
+                self.g.latin(&self.board.lines).naked(4, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
+            Tech::HiddenQuad => {
+                self.g.latin(&self.board.lines).hidden(4, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
+            Tech::Swordfish => {
+                self.g.latin(&self.board.lines).fish(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
+            }
             Tech::ForcingChain => self.forcing_chain(t),
             Tech::Trial => self.trial(t),
         }
@@ -381,37 +323,20 @@ impl Solving for Position {
         match step {
             &Step::Place { cell, digit } => {
                 let (cells, unit) = match tech {
-                    Tech::HiddenSingle => match self.board.lines.iter().position(|l| {
-                        l.contains(&cell)
-                            && l.iter().filter(|&&o| !self.placed[o] && self.cand[o] >> digit & 1 == 1).count() == 1
-                    }) {
-                        Some(l) => (
-                            self.board.lines[l].iter().copied().filter(|&o| o != cell).collect(),
-                            Some(line_name(l, n)),
-                        ),
-                        None => (vec![cell], None),
-                    },
+                    Tech::HiddenSingle => self.hidden_single_pattern(&self.board.lines, cell, digit),
                     _ => (vec![cell], None),
                 };
                 Effect { place: vec![(cell, digit)], remove: Vec::new(), cells, unit }
             }
             Step::Remove { cells, digits, from } => {
-                let remove = cells
-                    .iter()
-                    .flat_map(|&c| (1..=n as u8).filter(move |&d| digits >> d & 1 == 1).map(move |d| (c, d)))
-                    .filter(|&(c, d)| !self.placed[c] && self.cand[c] >> d & 1 == 1)
-                    .collect();
                 let unit = match tech {
                     Tech::XWing | Tech::Swordfish => {
                         Some(fish_unit(&from.iter().map(|&c| (c / n, c % n)).collect::<Vec<_>>()))
                     }
                     Tech::MarkBounds | Tech::HillValley | Tech::ForcingChain | Tech::Trial => None,
-                    _ => (!from.is_empty())
-                        .then(|| self.board.lines.iter().position(|l| from.iter().all(|c| l.contains(c))))
-                        .flatten()
-                        .map(|l| line_name(l, n)),
+                    _ => self.line_holding(&self.board.lines, from),
                 };
-                Effect { place: Vec::new(), remove, cells: from.clone(), unit }
+                Effect { place: Vec::new(), remove: self.removals(cells, *digits), cells: from.clone(), unit }
             }
         }
     }
@@ -429,7 +354,7 @@ impl Solving for Position {
     }
 
     fn bivalue_cells(&self) -> Vec<usize> {
-        self.empty_cells().filter(|&c| self.cand[c].count_ones() == 2).collect()
+        self.g.bivalue_cells()
     }
 
     fn place_solution(&self, cell: usize) -> Step {
@@ -437,17 +362,9 @@ impl Solving for Position {
     }
 
     fn describe(&self, step: &Step) -> String {
-        let name = |c: usize| format!("r{}c{}", c / self.n + 1, c % self.n + 1);
         match step {
-            Step::Place { cell, digit } => format!("{}={digit}", name(*cell)),
-            Step::Remove { cells, digits, .. } => {
-                let ds: Vec<String> = (1..=self.n).filter(|d| digits >> d & 1 == 1).map(|d| d.to_string()).collect();
-                format!(
-                    "remove {{{}}} from {}",
-                    ds.join(""),
-                    cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")
-                )
-            }
+            Step::Place { cell, digit } => self.describe_place(*cell, *digit),
+            Step::Remove { cells, digits, .. } => self.describe_remove(cells, *digits),
         }
     }
 }

@@ -233,6 +233,35 @@ impl LatinLines<'_> {
         cells.into_iter().filter(|&c| !self.placed[c] && self.cand[c] & digits != 0).collect()
     }
 
+    /// Naked singles: every empty cell is a situation, a success when one candidate is left;
+    /// `place(cell, digit)` builds the step.
+    pub fn naked_single<S>(&self, t: &mut Tally<S>, place: impl Fn(usize, u8) -> S) {
+        for c in (0..self.cand.len()).filter(|&c| !self.placed[c]) {
+            let m = self.cand[c];
+            t.record((m.count_ones() == 1).then(|| place(c, m.trailing_zeros() as u8)));
+        }
+    }
+
+    /// Hidden singles: every (line, digit) with the digit open in the line is a situation, a
+    /// success when one cell can take it; the first success places its lowest such digit.
+    pub fn hidden_single<S>(&self, t: &mut Tally<S>, place: impl Fn(usize, u8) -> S) {
+        for line in self.lines {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in line {
+                if !self.placed[c] {
+                    twice |= once & self.cand[c];
+                    once |= self.cand[c];
+                }
+            }
+            let single = once & !twice;
+            t.record_many(once.count_ones(), single.count_ones(), || {
+                let d = single.trailing_zeros() as u8;
+                let c = line.iter().copied().find(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)?;
+                Some(place(c, d))
+            });
+        }
+    }
+
     /// Naked k-subsets in every line (`naked_subsets`).
     pub fn naked<S>(&self, k: usize, t: &mut Tally<S>, step: impl Fn(Vec<usize>, u16, Vec<usize>) -> S) {
         for line in self.lines {

@@ -9,5 +9,7 @@ pub mod canon;
 pub mod combos;
 pub mod json;
 pub mod latin;
+pub mod latin_count;
+pub mod latin_grid;
 
 pub use bitset::DigitSet;

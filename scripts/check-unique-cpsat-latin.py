@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Independent uniqueness check of Futoshiki puzzles with Google OR-Tools CP-SAT.
+"""Independent uniqueness check of Futoshiki and Skyscrapers puzzles with Google OR-Tools CP-SAT.
 
 Shares no code with puzzle-factory: each puzzle becomes a CP-SAT model (one integer 1..n per
-cell, all different per row and column, the givens fixed, x[a] < x[b] per mark), solved once,
-then again with a constraint that excludes the first solution.
+cell, all different per row and column, the givens fixed; Futoshiki: x[a] < x[b] per mark;
+Skyscrapers: per clue, along its line from its edge, a Boolean per cell "taller than every cell
+before it" and their sum equal to the clue), solved once, then again with a constraint that
+excludes the first solution.
 
-Usage: scripts/check-unique-cpsat-futoshiki.py [FILE ...]   (no FILE: stdin)
-Input: one puzzle per line: the JSON of SPEC.md, {"size": n, "givens": [[...]], "less":
-[[[r1, c1], [r2, c2]], ...]}, bare or as a book record (a puzzles.jsonl line, whose solution is
-checked to be the unique one). Needs ortools (`pip install ortools`, in a venv if the system
+Usage: scripts/check-unique-cpsat-latin.py [FILE ...]   (no FILE: stdin)
+Input: one puzzle per line: the JSON of SPEC.md, Futoshiki {"size": n, "givens": [[...]],
+"less": [[[r1, c1], [r2, c2]], ...]} or Skyscrapers {"size": n, "top": [...], "bottom": [...],
+"left": [...], "right": [...], "givens": [[...]]}, bare or as a book record (a puzzles.jsonl
+line, whose solution is checked to be the unique one). Needs ortools (`pip install ortools`, in a venv if the system
 Python refuses). Output: `line N: unique|none|multiple` per puzzle, then a summary; exit 0 only
 when every puzzle is unique (and equals its record's solution).
 """
@@ -18,7 +21,7 @@ import sys
 try:
     from ortools.sat.python import cp_model
 except ImportError:
-    print("check-unique-cpsat-futoshiki.py: needs ortools (pip install ortools)", file=sys.stderr)
+    print("check-unique-cpsat-latin.py: needs ortools (pip install ortools)", file=sys.stderr)
     sys.exit(2)
 
 
@@ -29,12 +32,35 @@ def solve(p, exclude=None):
     for i in range(n):
         m.AddAllDifferent(x[i])
         m.AddAllDifferent([x[r][i] for r in range(n)])
-    for r, row in enumerate(p["givens"]):
+    for r, row in enumerate(p.get("givens") or []):
         for c, d in enumerate(row):
             if d:
                 m.Add(x[r][c] == d)
-    for (a, b) in p["less"]:
+    for (a, b) in p.get("less", []):
         m.Add(x[a[0]][a[1]] < x[b[0]][b[1]])
+    # Skyscrapers: each clue's line from its edge, nearest first.
+    edges = {
+        "top": lambda k: [x[j][k] for j in range(n)],
+        "bottom": lambda k: [x[n - 1 - j][k] for j in range(n)],
+        "left": lambda k: [x[k][j] for j in range(n)],
+        "right": lambda k: [x[k][n - 1 - j] for j in range(n)],
+    }
+    for edge, line_of in edges.items():
+        for k, clue in enumerate(p.get(edge) or []):
+            if not clue:
+                continue
+            line = line_of(k)
+            seen = []
+            top = line[0]
+            for j in range(1, n):
+                v = m.NewBoolVar("")
+                m.Add(line[j] > top).OnlyEnforceIf(v)
+                m.Add(line[j] < top).OnlyEnforceIf(v.Not())
+                nxt = m.NewIntVar(1, n, "")
+                m.AddMaxEquality(nxt, [top, line[j]])
+                top = nxt
+                seen.append(v)
+            m.Add(1 + sum(seen) == clue)
     if exclude is not None:
         diff = []
         for r in range(n):

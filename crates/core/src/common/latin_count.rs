@@ -1,0 +1,300 @@
+//! The counting search the Latin-square kinds share (Futoshiki, Skyscrapers): candidates as bit
+//! sets (bit d for digit d), the Latin rules on one line as a propagator (a placed digit leaves
+//! the line's other cells; a digit with one place left goes there), and a search that branches
+//! on the open cell with the fewest candidates, or on a (line, digit) with fewer places. Each
+//! kind adds its own clues' propagation (`Propagate`).
+
+use crate::kind::Reject;
+use rand::seq::SliceRandom;
+
+/// What a count found.
+pub struct Count {
+    pub count: usize,
+    /// The first solution, row-major digits.
+    pub first: Option<Vec<u8>>,
+    /// The second, when there is one (generators add a given where the two differ).
+    pub second: Option<Vec<u8>>,
+    /// The budget ran out before the count was decided.
+    pub aborted: bool,
+}
+
+/// Bits of the digits below `d` (1..d-1).
+#[inline]
+pub fn below(d: u32) -> u16 {
+    ((1u32 << d) - 2) as u16
+}
+
+/// Bits of the digits above `d` up to `n`.
+#[inline]
+pub fn above(d: u32, n: usize) -> u16 {
+    (((1u32 << (n + 1)) - 1) & !((1u32 << (d + 1)) - 1)) as u16
+}
+
+/// The largest digit of a non-empty set.
+#[inline]
+pub fn high(m: u16) -> u32 {
+    15 - m.leading_zeros()
+}
+
+/// The smallest digit of a non-empty set.
+#[inline]
+pub fn low(m: u16) -> u32 {
+    m.trailing_zeros()
+}
+
+/// Every digit 1..n.
+#[inline]
+pub fn full(n: usize) -> u16 {
+    ((1u32 << (n + 1)) - 2) as u16
+}
+
+/// The 2N lines of an N×N square as cell indices: every row, then every column.
+pub fn square_lines(n: usize) -> Vec<Vec<usize>> {
+    let mut lines = Vec::with_capacity(2 * n);
+    for i in 0..n {
+        lines.push((0..n).map(|j| i * n + j).collect());
+    }
+    for i in 0..n {
+        lines.push((0..n).map(|j| j * n + i).collect());
+    }
+    lines
+}
+
+/// The starting candidates of an N×N square: every digit, a given's alone.
+pub fn start(n: usize, givens: &[u8]) -> Vec<u16> {
+    givens.iter().map(|&d| if d == 0 { full(n) } else { 1 << d }).collect()
+}
+
+/// The Latin rules once over `line` of an `n`-digit square: placed digits leave the line's other
+/// cells, and a digit with one place left goes there. `changed(c)` hears of every cell narrowed.
+/// False on a contradiction (a digit placed twice, a cell left empty, a digit with no place, one
+/// cell the only place of two digits).
+pub fn propagate_line(n: usize, line: &[usize], cand: &mut [u16], mut changed: impl FnMut(usize)) -> bool {
+    let mut placed = 0u16;
+    for &c in line {
+        if cand[c].count_ones() == 1 {
+            if placed & cand[c] != 0 {
+                return false;
+            }
+            placed |= cand[c];
+        }
+    }
+    let (mut once, mut twice) = (0u16, 0u16);
+    for &c in line {
+        let m = cand[c];
+        let m = if m.count_ones() > 1 {
+            let nm = m & !placed;
+            if nm == 0 {
+                return false;
+            }
+            if nm != m {
+                cand[c] = nm;
+                changed(c);
+            }
+            nm
+        } else {
+            m
+        };
+        twice |= once & m;
+        once |= m;
+    }
+    if once != full(n) {
+        return false;
+    }
+    let single = once & !twice & !placed;
+    if single != 0 {
+        for &c in line {
+            let hit = cand[c] & single;
+            if hit.count_ones() > 1 {
+                return false;
+            }
+            if hit != 0 && cand[c] != hit {
+                cand[c] = hit;
+                changed(c);
+            }
+        }
+    }
+    true
+}
+
+/// A kind's propagation to a fixed point: the Latin rules on its lines and its own clues.
+pub trait Propagate {
+    /// The digits are 1..n.
+    fn n(&self) -> usize;
+    /// The lines every digit appears on once (rows, then columns).
+    fn lines(&self) -> &[Vec<usize>];
+    /// Narrow `cand` to a fixed point; false on a contradiction.
+    fn propagate(&self, cand: &mut [u16]) -> bool;
+}
+
+/// Count the solutions from candidates `cand`, up to `limit`, within `budget` search nodes.
+pub fn count_from<P: Propagate>(board: &P, mut cand: Vec<u16>, limit: usize, budget: u64) -> Count {
+    let mut out = Count { count: 0, first: None, second: None, aborted: false };
+    if board.propagate(&mut cand) {
+        let mut nodes = 0u64;
+        search(board, cand, limit, budget, &mut nodes, &mut out);
+    }
+    out
+}
+
+fn search<P: Propagate>(board: &P, cand: Vec<u16>, limit: usize, budget: u64, nodes: &mut u64, out: &mut Count) {
+    *nodes += 1;
+    if *nodes > budget {
+        out.aborted = true;
+        return;
+    }
+    // Branch on the open cell with the fewest candidates, or on the (line, digit) with the fewest
+    // places when that is fewer.
+    let pick = (0..cand.len()).filter(|&c| cand[c].count_ones() > 1).min_by_key(|&c| cand[c].count_ones());
+    let Some(c) = pick else {
+        let digits: Vec<u8> = cand.iter().map(|&m| low(m) as u8).collect();
+        out.count += 1;
+        if out.first.is_none() {
+            out.first = Some(digits);
+        } else if out.second.is_none() {
+            out.second = Some(digits);
+        }
+        return;
+    };
+    let width = cand[c].count_ones();
+    let mut best_line: Option<(usize, u8, u32)> = None;
+    if width > 2 {
+        for (l, line) in board.lines().iter().enumerate() {
+            for d in 1..=board.n() as u8 {
+                let bit = 1u16 << d;
+                let mut places = 0;
+                let mut single = false;
+                for &x in line {
+                    if cand[x] & bit != 0 {
+                        places += 1;
+                        single |= cand[x] == bit;
+                    }
+                }
+                if !single && places < width && best_line.is_none_or(|b| places < b.2) {
+                    best_line = Some((l, d, places));
+                }
+            }
+        }
+    }
+    let branches: Vec<(usize, u8)> = match best_line {
+        Some((l, d, _)) => board.lines()[l].iter().filter(|&&x| cand[x] >> d & 1 == 1).map(|&x| (x, d)).collect(),
+        None => (1..=board.n() as u8).filter(|&d| cand[c] >> d & 1 == 1).map(|d| (c, d)).collect(),
+    };
+    for (x, d) in branches {
+        let mut next = cand.clone();
+        next[x] = 1 << d;
+        if board.propagate(&mut next) {
+            search(board, next, limit, budget, nodes, out);
+        }
+        if out.count >= limit || out.aborted {
+            return;
+        }
+    }
+}
+
+/// The candidates after assuming digit `d` in cell `c` and propagating, or None when that fails
+/// (forcing chains and trial).
+pub fn assume<P: Propagate>(board: &P, cand: &[u16], c: usize, d: u8) -> Option<Vec<u16>> {
+    let mut next = cand.to_vec();
+    next[c] = 1 << d;
+    board.propagate(&mut next).then_some(next)
+}
+
+/// Add givens of `solution` to `givens` until `count` (the kind's counter on the puzzle with
+/// those givens, up to 2) finds one solution, each in a cell where the first two solutions found
+/// differ, drawn with `rng`.
+pub fn givens_until_unique(
+    solution: &[u8],
+    givens: &mut [u8],
+    mut count: impl FnMut(&[u8]) -> Count,
+    rng: &mut impl rand::Rng,
+) -> Result<(), Reject> {
+    loop {
+        let f = count(givens);
+        if f.aborted {
+            return Err(Reject::Undecided);
+        }
+        match f.count {
+            1 => return Ok(()),
+            0 => return Err(Reject::NoSolution),
+            _ => {}
+        }
+        let other = if f.first.as_deref() == Some(solution) { f.second } else { f.first };
+        let other = other.ok_or(Reject::GeneratorFailed)?;
+        let differ: Vec<usize> = (0..solution.len()).filter(|&c| other[c] != solution[c]).collect();
+        let c = *differ.choose(rng).ok_or(Reject::GeneratorFailed)?;
+        givens[c] = solution[c];
+    }
+}
+
+/// Add givens of `solution` until `solves(givens)` says the techniques in hand finish the
+/// puzzle, each in a cell they left open (the second part of its answer), drawn with `rng`.
+pub fn givens_until_solved(
+    solution: &[u8],
+    givens: &mut [u8],
+    mut solves: impl FnMut(&[u8]) -> (bool, Vec<usize>),
+    rng: &mut impl rand::Rng,
+) -> Result<(), Reject> {
+    loop {
+        let (done, open) = solves(givens);
+        if done {
+            return Ok(());
+        }
+        let c = *open.choose(rng).ok_or(Reject::GeneratorFailed)?;
+        givens[c] = solution[c];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks() {
+        assert_eq!(below(1), 0);
+        assert_eq!(below(4), 0b1110);
+        assert_eq!(above(2, 4), 0b11000);
+        assert_eq!(above(4, 4), 0);
+        assert_eq!((high(0b10100), low(0b10100)), (4, 2));
+        assert_eq!(full(4), 0b11110);
+    }
+
+    /// The Latin rules alone.
+    struct Plain(usize, Vec<Vec<usize>>);
+    impl Propagate for Plain {
+        fn n(&self) -> usize {
+            self.0
+        }
+        fn lines(&self) -> &[Vec<usize>] {
+            &self.1
+        }
+        fn propagate(&self, cand: &mut [u16]) -> bool {
+            loop {
+                let mut any = false;
+                for line in &self.1 {
+                    if !propagate_line(self.0, line, cand, |_| any = true) {
+                        return false;
+                    }
+                }
+                if !any {
+                    return true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counts_latin_squares() {
+        // 576 Latin squares of order 4, 161280 of order 5 (counted up to a limit).
+        let b = Plain(4, square_lines(4));
+        assert_eq!(count_from(&b, start(4, &[0; 16]), 1000, u64::MAX).count, 576);
+        let b5 = Plain(5, square_lines(5));
+        let c = count_from(&b5, start(5, &[0; 25]), 200_000, u64::MAX);
+        assert_eq!(c.count, 161_280);
+        // A clash: none.
+        let mut g = [0u8; 16];
+        g[0] = 1;
+        g[1] = 1;
+        assert_eq!(count_from(&b, start(4, &g), 10, u64::MAX).count, 0);
+    }
+}

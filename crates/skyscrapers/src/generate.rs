@@ -1,0 +1,133 @@
+//! Generation: a random Latin square read as heights, every clue on the four edges, givens where
+//! the clues leave two solutions (each where the first two solutions found differ), then the
+//! givens and after them the clues tried for removal each in a random order, kept out when no
+//! other solution appears, so puzzles lean on their clues as Tatham's Towers makes them. Another
+//! solution of the puzzle without a clue breaks that clue (the solution with it is unique): so
+//! the search looks for a solution with the given's height barred from its cell, or with the
+//! clue showing any other count, which propagation mostly refutes at once.
+
+use crate::solve::{self, Board};
+use crate::techniques::{Position, Tech};
+use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
+use pf_core::common::latin::random_latin_square;
+use pf_core::common::latin_count::{givens_until_solved, givens_until_unique};
+use pf_core::kind::Reject;
+use pf_core::rate::{level_mask, rate_traced, Trace};
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+pub fn generate(params: &SkyscrapersParams, rng: &mut Xoshiro256PlusPlus) -> Result<(Skyscrapers, Grid), Reject> {
+    let n = params.size as usize;
+    let solution = random_latin_square(n, rng);
+    let clues = clues_of(n, &solution);
+    let with = |g: &[u8]| Skyscrapers { size: n as u8, clues: clues.clone(), givens: g.to_vec() };
+    // Givens until one solution is left; with a level, until the techniques up to it solve the
+    // puzzle.
+    let mut givens = vec![0; n * n];
+    givens_until_unique(&solution, &mut givens, |g| solve::count_solutions(&with(g), 2), rng)?;
+    if params.max_level > 0 {
+        let level = params.max_level;
+        givens_until_solved(&solution, &mut givens, |g| solves_within(&with(g), &solution, level), rng)?;
+    }
+    let mut p = with(&givens);
+    // Remove what can go: givens first, then clues, each in a random order.
+    let mut givens: Vec<usize> = (0..n * n).filter(|&c| p.givens[c] != 0).collect();
+    givens.shuffle(rng);
+    for c in givens {
+        let mut trial = p.clone();
+        trial.givens[c] = 0;
+        let gone = if params.max_level > 0 {
+            solves_within(&trial, &solution, params.max_level).0
+        } else {
+            let board = Board::new(&trial);
+            let mut cand = board.start(&trial.givens);
+            cand[c] &= !(1 << solution[c]);
+            no_solution(&board, cand)
+        };
+        if gone {
+            p = trial;
+        }
+    }
+    if params.keep_clues {
+        return Ok((p, solution));
+    }
+    let mut clues: Vec<usize> = (0..4 * n).collect();
+    clues.shuffle(rng);
+    for i in clues {
+        let mut trial = p.clone();
+        trial.clues[i] = 0;
+        let gone = if params.max_level > 0 {
+            solves_within(&trial, &solution, params.max_level).0
+        } else {
+            let board = Board::breaking(&p, i);
+            no_solution(&board, board.start(&p.givens))
+        };
+        if gone {
+            p = trial;
+        }
+    }
+    Ok((p, solution))
+}
+
+/// Whether the board has no solution from `cand` (a search that runs out of budget counts as
+/// a solution: the clue stays).
+fn no_solution(board: &Board, cand: Vec<u16>) -> bool {
+    let f = solve::count_from(board, cand, 1, solve::SOLVE_BUDGET);
+    f.count == 0 && !f.aborted
+}
+
+/// Whether the rater's techniques up to `level` solve `p`, and the cells they leave open.
+pub(crate) fn solves_within(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
+    let mut pos = Position::new(p, solution);
+    let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
+    rate_traced(&mut pos, Some(&mut trace));
+    let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
+    (open.is_empty() && pos.unsound == 0, open)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn puzzles_are_unique_minimal_and_agree_with_their_solution() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for size in [4u8, 5, 6, 7] {
+            let params = SkyscrapersParams { size, ..SkyscrapersParams::default() };
+            let (p, s) = generate(&params, &mut rng).unwrap();
+            p.validate().unwrap();
+            let f = solve::count_solutions(&p, 2);
+            assert_eq!((f.count, f.first.as_ref()), (1, Some(&s)));
+            let all = clues_of(size as usize, &s);
+            for i in 0..p.clues.len() {
+                assert!(p.clues[i] == 0 || p.clues[i] == all[i]);
+                if p.clues[i] != 0 {
+                    let mut q = p.clone();
+                    q.clues[i] = 0;
+                    assert_eq!(solve::count_solutions(&q, 2).count, 2, "clue {i} of {size}");
+                }
+            }
+            for c in (0..p.givens.len()).filter(|&c| p.givens[c] != 0) {
+                assert_eq!(p.givens[c], s[c]);
+                let mut q = p.clone();
+                q.givens[c] = 0;
+                assert_eq!(solve::count_solutions(&q, 2).count, 2, "given {c} of {size}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_level_makes_puzzles_its_techniques_solve() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        for level in 1..=4u8 {
+            for size in [5u8, 7] {
+                let params = SkyscrapersParams { size, max_level: level, ..SkyscrapersParams::default() };
+                let (p, s) = generate(&params, &mut rng).unwrap();
+                assert!(solves_within(&p, &s, level).0, "level {level}, size {size}");
+                let f = solve::count_solutions(&p, 2);
+                assert_eq!((f.count, f.first.as_ref()), (1, Some(&s)));
+            }
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! The fast counter: candidates as bit sets (bit d for height d), propagated to a fixed point by
+//! the Latin rules (the core's `latin_count`) and by every clue exactly (`LineDp`: the heights
+//! each cell of a clue's line takes in some filling of the line that shows the clue), then the
+//! core's search on the open cell with the fewest candidates.
+
+use crate::{clue_cells, Skyscrapers};
+pub(crate) use pf_core::common::latin_count::{count_from, high, Count, Propagate};
+use pf_core::common::latin_count::{propagate_line, square_lines};
+use std::cell::RefCell;
+
+/// The counter's search gives up after this many nodes (the puzzle is then `undecided`).
+pub const SOLVE_BUDGET: u64 = 1 << 22;
+
+/// The largest line: cells of a line are at most this many.
+pub(crate) const MAX_N: usize = 12;
+
+/// A clue in force: the cells it looks along (nearest first) and the counts it allows (bit k:
+/// k buildings seen; one bit for a clue, more when the generator looks for a solution that
+/// breaks it).
+#[derive(Clone, Debug)]
+pub(crate) struct ClueLine {
+    /// The clue's index in `Skyscrapers::clues`.
+    pub index: usize,
+    pub cells: Vec<usize>,
+    pub allowed: u16,
+}
+
+/// The puzzle's structure for propagation.
+pub(crate) struct Board {
+    pub n: usize,
+    /// Every row, then every column, as cell indices.
+    pub lines: Vec<Vec<usize>>,
+    /// The clues given (non-zero), in `Skyscrapers::clues` order.
+    pub clues: Vec<ClueLine>,
+    /// For each cell, the clues (bits of `clues` positions) whose line holds it.
+    clues_of: Vec<u64>,
+}
+
+impl Board {
+    pub fn new(p: &Skyscrapers) -> Board {
+        Board::with_allowed(p, None)
+    }
+
+    /// The board with clue `broken` (an index in `p.clues`) allowing every count but its own:
+    /// a solution of it is one of the puzzle without that clue that the clue rules out.
+    pub fn breaking(p: &Skyscrapers, broken: usize) -> Board {
+        Board::with_allowed(p, Some(broken))
+    }
+
+    fn with_allowed(p: &Skyscrapers, broken: Option<usize>) -> Board {
+        let n = p.size as usize;
+        let every = ((1u32 << (n + 1)) - 2) as u16;
+        let clues: Vec<ClueLine> = (0..4 * n)
+            .filter(|&i| p.clues[i] != 0)
+            .map(|i| {
+                let own = 1u16 << p.clues[i];
+                let allowed = if broken == Some(i) { every & !own } else { own };
+                ClueLine { index: i, cells: clue_cells(n, i), allowed }
+            })
+            .collect();
+        let mut clues_of = vec![0u64; n * n];
+        for (k, cl) in clues.iter().enumerate() {
+            for &c in &cl.cells {
+                clues_of[c] |= 1 << k;
+            }
+        }
+        Board { n, lines: square_lines(n), clues, clues_of }
+    }
+
+    /// The starting candidates: every height, a given's alone.
+    pub fn start(&self, givens: &[u8]) -> Vec<u16> {
+        pf_core::common::latin_count::start(self.n, givens)
+    }
+}
+
+impl Propagate for Board {
+    fn n(&self) -> usize {
+        self.n
+    }
+
+    fn lines(&self) -> &[Vec<usize>] {
+        &self.lines
+    }
+
+    /// Propagate to a fixed point; false on a contradiction. Work lists: a line is looked at
+    /// again when one of its cells changed, a clue when a cell of its line did.
+    fn propagate(&self, cand: &mut [u16]) -> bool {
+        let n = self.n;
+        let mut lines: u32 = (1u32 << (2 * n)) - 1;
+        let mut clues: u64 = if self.clues.len() == 64 { u64::MAX } else { (1u64 << self.clues.len()) - 1 };
+        let touch = |c: usize, lines: &mut u32, clues: &mut u64| {
+            *lines |= 1 << (c / n) | 1 << (n + c % n);
+            *clues |= self.clues_of[c];
+        };
+        LINE_DP.with(|dp| {
+            let mut dp = dp.borrow_mut();
+            loop {
+                if lines != 0 {
+                    let l = lines.trailing_zeros() as usize;
+                    lines &= lines - 1;
+                    if !propagate_line(n, &self.lines[l], cand, |c| touch(c, &mut lines, &mut clues)) {
+                        return false;
+                    }
+                    continue;
+                }
+                if clues == 0 {
+                    return true;
+                }
+                let k = clues.trailing_zeros() as usize;
+                clues &= clues - 1;
+                let cl = &self.clues[k];
+                let mut line = [0u16; MAX_N];
+                for (j, &c) in cl.cells.iter().enumerate() {
+                    line[j] = cand[c];
+                }
+                let Some(union) = dp.union(&line[..n], cl.allowed) else {
+                    return false;
+                };
+                for (j, &c) in cl.cells.iter().enumerate() {
+                    if union[j] != cand[c] {
+                        cand[c] = union[j];
+                        touch(c, &mut lines, &mut clues);
+                    }
+                }
+            }
+        })
+    }
+}
+
+/// The board's Latin rules alone, without its clues: the propagation of forcing chains, which
+/// follow what placing a height forces in its row and column, as Towers' chains do.
+pub(crate) struct LatinOnly<'a>(pub &'a Board);
+
+impl Propagate for LatinOnly<'_> {
+    fn n(&self) -> usize {
+        self.0.n
+    }
+
+    fn lines(&self) -> &[Vec<usize>] {
+        &self.0.lines
+    }
+
+    fn propagate(&self, cand: &mut [u16]) -> bool {
+        let n = self.0.n;
+        let mut lines: u32 = (1u32 << (2 * n)) - 1;
+        while lines != 0 {
+            let l = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let touch = |c: usize| lines |= 1 << (c / n) | 1 << (n + c % n);
+            if !propagate_line(n, &self.0.lines[l], cand, touch) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+thread_local! {
+    static LINE_DP: RefCell<LineDp> = RefCell::new(LineDp::default());
+}
+
+/// The fillings of one line seen from one end, by dynamic programming over (heights used so
+/// far, buildings seen so far): the position is the number of heights used, and the tallest so
+/// far is the largest of them, so the pair decides what the rest of the line can still show.
+/// Each pair's answer (can the rest be filled to show an allowed count?) is kept, stamped with
+/// the call it belongs to, so one call looks at each pair once.
+#[derive(Default)]
+pub(crate) struct LineDp {
+    stamp: u32,
+    seen_at: Vec<u32>,
+    feasible: Vec<bool>,
+    n: usize,
+    cand: [u16; MAX_N],
+    allowed: u16,
+    union: [u16; MAX_N],
+}
+
+impl LineDp {
+    /// The heights each cell (nearest the clue first) takes in some filling of the line with
+    /// distinct heights from `cand` that shows a count in `allowed`, or None when none does.
+    pub fn union(&mut self, cand: &[u16], allowed: u16) -> Option<[u16; MAX_N]> {
+        let n = cand.len();
+        let size = 16usize << n;
+        if self.seen_at.len() < size {
+            self.seen_at = vec![0; size];
+            self.feasible = vec![false; size];
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen_at.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        self.n = n;
+        self.cand[..n].copy_from_slice(cand);
+        self.allowed = allowed;
+        self.union = [0; MAX_N];
+        self.go(0, 0).then_some(self.union)
+    }
+
+    /// Whether the state reached in the last `union` call, with heights `used` (bit d) and
+    /// `seen` buildings seen, can be completed; false for a state it never reached.
+    pub fn completes(&self, used: u16, seen: u32) -> bool {
+        let key = (used as usize >> 1) << 4 | seen as usize;
+        self.seen_at[key] == self.stamp && self.feasible[key]
+    }
+
+    fn go(&mut self, used: u16, seen: u32) -> bool {
+        let n = self.n;
+        let pos = used.count_ones() as usize;
+        if pos == n {
+            return self.allowed >> seen & 1 == 1;
+        }
+        let key = (used as usize >> 1) << 4 | seen as usize;
+        if self.seen_at[key] == self.stamp {
+            return self.feasible[key];
+        }
+        let top = if used == 0 { 0 } else { high(used) };
+        let mut ok = false;
+        let mut m = self.cand[pos] & !used;
+        while m != 0 {
+            let d = m.trailing_zeros();
+            m &= m - 1;
+            let now = seen + (d > top) as u32;
+            let tallest = d.max(top);
+            let next = used | 1 << d;
+            // Bounds on what the rest can add: at least one more (the tallest, N) unless it is
+            // up; at most the heights left above the tallest, one per cell left.
+            let left_above = (((1u32 << (n + 1)) - 1) & !((1u32 << (tallest + 1)) - 1) & !(next as u32)).count_ones();
+            let most = now + left_above.min((n - pos - 1) as u32);
+            let least = now + (tallest < n as u32) as u32;
+            let range = ((1u32 << (most + 1)) - 1) & !((1u32 << least) - 1);
+            if range & self.allowed as u32 == 0 {
+                continue;
+            }
+            if self.go(next, now) {
+                self.union[pos] |= 1 << d;
+                ok = true;
+            }
+        }
+        self.seen_at[key] = self.stamp;
+        self.feasible[key] = ok;
+        ok
+    }
+}
+
+/// The heights each cell of a line (the cells' candidates `cand`, nearest the first clue first)
+/// takes in some filling with distinct heights that shows `front` from its start and `back` from
+/// its end (0: no clue), or None when none does. Both clues at once: the fillings the front
+/// clue allows, walked one by one, the back clue checked at the end.
+pub(crate) fn line_union(cand: &[u16], front: u8, back: u8) -> Option<[u16; MAX_N]> {
+    let n = cand.len();
+    let all = ((1u32 << (n + 1)) - 2) as u16;
+    let allow = |c: u8| if c == 0 { all } else { 1u16 << c };
+    if back == 0 || front == 0 {
+        let mut dp = LineDp::default();
+        if back == 0 {
+            return dp.union(cand, allow(front));
+        }
+        let rev: Vec<u16> = cand.iter().rev().copied().collect();
+        let u = dp.union(&rev, allow(back))?;
+        let mut out = [0u16; MAX_N];
+        for j in 0..n {
+            out[j] = u[n - 1 - j];
+        }
+        return Some(out);
+    }
+    let mut dp = LineDp::default();
+    dp.union(cand, allow(front))?;
+    let mut union = [0u16; MAX_N];
+    let mut line = [0u8; MAX_N];
+    walk(&dp, cand, back, 0, 0, 0, &mut line, &mut union);
+    union[..n].iter().all(|&u| u != 0).then_some(union)
+}
+
+/// Every filling from position `used.count_ones()` on that the front clue allows (`dp`'s
+/// states), each checked against `back`; stops once every candidate has been seen.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    dp: &LineDp,
+    cand: &[u16],
+    back: u8,
+    used: u16,
+    seen: u32,
+    top: u32,
+    line: &mut [u8; MAX_N],
+    union: &mut [u16; MAX_N],
+) -> bool {
+    let n = cand.len();
+    let pos = used.count_ones() as usize;
+    if pos == n {
+        if crate::seen(line[..n].iter().rev().copied()) == back {
+            for j in 0..n {
+                union[j] |= 1 << line[j];
+            }
+            // Done when every candidate is in a filling found.
+            return (0..n).all(|j| union[j] == cand[j]);
+        }
+        return false;
+    }
+    let mut m = cand[pos] & !used;
+    while m != 0 {
+        let d = m.trailing_zeros();
+        m &= m - 1;
+        let now = seen + (d > top) as u32;
+        let next = used | 1 << d;
+        if pos + 1 < n && !dp.completes(next, now) {
+            continue;
+        }
+        if pos + 1 == n && dp.allowed >> now & 1 == 0 {
+            continue;
+        }
+        line[pos] = d as u8;
+        if walk(dp, cand, back, next, now, top.max(d), line, union) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Count the solutions up to `limit`, within `budget` search nodes.
+pub fn count_within(p: &Skyscrapers, limit: usize, budget: u64) -> Count {
+    let board = Board::new(p);
+    let cand = board.start(&p.givens);
+    count_from(&board, cand, limit, budget)
+}
+
+pub fn count_solutions(p: &Skyscrapers, limit: usize) -> Count {
+    count_within(p, limit, SOLVE_BUDGET)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seen;
+
+    fn permutations(n: u8) -> Vec<Vec<u8>> {
+        let mut out = vec![vec![]];
+        for _ in 0..n {
+            out = out
+                .into_iter()
+                .flat_map(|p: Vec<u8>| {
+                    (1..=n).filter(|d| !p.contains(d)).map(|d| [p.clone(), vec![d]].concat()).collect::<Vec<_>>()
+                })
+                .collect();
+        }
+        out
+    }
+
+    #[test]
+    fn line_unions_match_brute_force() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        for n in [4u8, 5, 6] {
+            let perms = permutations(n);
+            for _ in 0..300 {
+                let cand: Vec<u16> = (0..n).map(|_| rng.gen_range(1u16..1 << n) << 1).collect();
+                let (front, back) = (rng.gen_range(0..=n), rng.gen_range(0..=n));
+                let mut want = [0u16; MAX_N];
+                let mut any = false;
+                for p in &perms {
+                    let fits = p.iter().enumerate().all(|(j, &d)| cand[j] >> d & 1 == 1)
+                        && (front == 0 || seen(p.iter().copied()) == front)
+                        && (back == 0 || seen(p.iter().rev().copied()) == back);
+                    if fits {
+                        any = true;
+                        for (j, &d) in p.iter().enumerate() {
+                            want[j] |= 1 << d;
+                        }
+                    }
+                }
+                let got = line_union(&cand, front, back);
+                assert_eq!(got, any.then_some(want), "n {n}, {cand:?}, front {front}, back {back}");
+            }
+        }
+    }
+
+    #[test]
+    fn counts_towers_with_clues() {
+        // No clue: 576 Latin squares of order 4.
+        let empty = Skyscrapers { size: 4, clues: vec![0; 16], givens: vec![0; 16] };
+        assert_eq!(count_within(&empty, 1000, u64::MAX).count, 576);
+        // Seen 4 from the left of row 0: the row is 1 2 3 4, 24 squares.
+        let mut rising = empty.clone();
+        rising.clues[8] = 4;
+        let c = count_within(&rising, 1000, u64::MAX);
+        assert_eq!(c.count, 24);
+        assert_eq!(c.first.unwrap()[..4], [1, 2, 3, 4]);
+        // Seen 4 from both ends: none.
+        rising.clues[12] = 4;
+        assert_eq!(count_within(&rising, 10, u64::MAX).count, 0);
+    }
+}
