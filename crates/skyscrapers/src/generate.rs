@@ -7,7 +7,7 @@
 //! clue showing any other count, which propagation mostly refutes at once.
 
 use crate::solve::{self, Board};
-use crate::techniques::{Position, Tech};
+use crate::techniques::{last_visible_out, visible_reaches, Position, Tech};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{above, givens_until_solved, givens_until_unique, propagate_line};
@@ -134,15 +134,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
                 let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
                 let heights: Vec<u8> = cells.iter().map(|&x| height(x)).collect();
                 // Bounds with placed buildings (`visible_bounds`).
-                let mut taller = 0usize;
-                for h in (1..=n as u8).rev() {
-                    if let Some(q) = heights.iter().position(|&x| x == h) {
-                        if heights[..q].iter().any(|&x| x > h) {
-                            continue;
-                        }
-                    }
-                    let reach = c.saturating_sub(1 + taller);
-                    taller += 1;
+                for (h, reach) in visible_reaches(&heights, c) {
                     for &x in &cells[..reach] {
                         if !single(cand[x]) && cand[x] >> h & 1 == 1 {
                             cand[x] &= !(1 << h);
@@ -154,20 +146,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
                 if single(cand[cells[0]]) {
                     continue;
                 }
-                let mut run = Vec::new();
-                for h in (1..=n as u8).rev() {
-                    match heights.iter().position(|&x| x == h) {
-                        Some(q) => run.push(q),
-                        None => break,
-                    }
-                }
-                let Some(&nearest) = run.iter().min() else { continue };
-                let seen_run = run.iter().enumerate().filter(|&(k, &q)| run[..k].iter().all(|&r| r > q)).count();
-                if c != seen_run + 1 || nearest < 2 {
-                    continue;
-                }
-                let free: Vec<u8> = (1..=n as u8).filter(|&h| !heights[nearest..].contains(&h)).collect();
-                let out = free[..nearest - 1].iter().fold(0u16, |m, &h| m | 1 << h) & cand[cells[0]];
+                let out = last_visible_out(&heights, c).unwrap_or(0) & cand[cells[0]];
                 if out != 0 {
                     cand[cells[0]] &= !out;
                     changed = true;

@@ -92,35 +92,32 @@ impl Propagate for Board {
             *lines |= 1 << (c / n) | 1 << (n + c % n);
             *clues |= self.clues_of[c];
         };
-        LINE_DP.with(|dp| {
-            let mut dp = dp.borrow_mut();
-            loop {
-                if lines != 0 {
-                    let l = lines.trailing_zeros() as usize;
-                    lines &= lines - 1;
-                    if !propagate_line(n, &self.lines[l], cand, |c| touch(c, &mut lines, &mut clues)) {
-                        return false;
-                    }
-                    continue;
-                }
-                if clues == 0 {
-                    return true;
-                }
-                let k = clues.trailing_zeros() as usize;
-                clues &= clues - 1;
-                let cl = &self.clues[k];
-                let mut line = [0u16; MAX_N];
-                for (j, &c) in cl.cells.iter().enumerate() {
-                    line[j] = cand[c];
-                }
-                let Some(union) = dp.union(&line[..n], cl.allowed) else {
+        with_line_dp(|dp| loop {
+            if lines != 0 {
+                let l = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                if !propagate_line(n, &self.lines[l], cand, |c| touch(c, &mut lines, &mut clues)) {
                     return false;
-                };
-                for (j, &c) in cl.cells.iter().enumerate() {
-                    if union[j] != cand[c] {
-                        cand[c] = union[j];
-                        touch(c, &mut lines, &mut clues);
-                    }
+                }
+                continue;
+            }
+            if clues == 0 {
+                return true;
+            }
+            let k = clues.trailing_zeros() as usize;
+            clues &= clues - 1;
+            let cl = &self.clues[k];
+            let mut line = [0u16; MAX_N];
+            for (j, &c) in cl.cells.iter().enumerate() {
+                line[j] = cand[c];
+            }
+            let Some(union) = dp.union(&line[..n], cl.allowed) else {
+                return false;
+            };
+            for (j, &c) in cl.cells.iter().enumerate() {
+                if union[j] != cand[c] {
+                    cand[c] = union[j];
+                    touch(c, &mut lines, &mut clues);
                 }
             }
         })
@@ -157,6 +154,12 @@ impl Propagate for LatinOnly<'_> {
 
 thread_local! {
     static LINE_DP: RefCell<LineDp> = RefCell::new(LineDp::default());
+}
+
+/// `f` with this thread's line DP, whose tables are allocated once (not while it is lent out:
+/// `f` must not propagate).
+pub(crate) fn with_line_dp<R>(f: impl FnOnce(&mut LineDp) -> R) -> R {
+    LINE_DP.with(|dp| f(&mut dp.borrow_mut()))
 }
 
 /// The fillings of one line seen from one end, by dynamic programming over (heights used so
@@ -252,25 +255,25 @@ pub(crate) fn line_union(cand: &[u16], front: u8, back: u8) -> Option<[u16; MAX_
     let n = cand.len();
     let all = ((1u32 << (n + 1)) - 2) as u16;
     let allow = |c: u8| if c == 0 { all } else { 1u16 << c };
-    if back == 0 || front == 0 {
-        let mut dp = LineDp::default();
+    with_line_dp(|dp| {
         if back == 0 {
             return dp.union(cand, allow(front));
         }
-        let rev: Vec<u16> = cand.iter().rev().copied().collect();
-        let u = dp.union(&rev, allow(back))?;
-        let mut out = [0u16; MAX_N];
-        for j in 0..n {
-            out[j] = u[n - 1 - j];
+        if front == 0 {
+            let rev: Vec<u16> = cand.iter().rev().copied().collect();
+            let u = dp.union(&rev, allow(back))?;
+            let mut out = [0u16; MAX_N];
+            for j in 0..n {
+                out[j] = u[n - 1 - j];
+            }
+            return Some(out);
         }
-        return Some(out);
-    }
-    let mut dp = LineDp::default();
-    dp.union(cand, allow(front))?;
-    let mut union = [0u16; MAX_N];
-    let mut line = [0u8; MAX_N];
-    walk(&dp, cand, back, 0, 0, 0, &mut line, &mut union);
-    union[..n].iter().all(|&u| u != 0).then_some(union)
+        dp.union(cand, allow(front))?;
+        let mut union = [0u16; MAX_N];
+        let mut line = [0u8; MAX_N];
+        walk(dp, cand, back, 0, 0, 0, &mut line, &mut union);
+        union[..n].iter().all(|&u| u != 0).then_some(union)
+    })
 }
 
 /// Every filling from position `used.count_ones()` on that the front clue allows (`dp`'s

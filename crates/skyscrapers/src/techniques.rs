@@ -11,7 +11,7 @@
 //! height of a solution the position still allows; `Position::unsound` audits every step against
 //! the known solution.
 
-use super::solve::{line_union, Board, LatinOnly, LineDp, MAX_N};
+use super::solve::{line_union, with_line_dp, Board, LatinOnly, MAX_N};
 use super::{clue_name, Skyscrapers};
 use pf_core::common::latin::line_name;
 use pf_core::common::latin_count::above;
@@ -248,19 +248,9 @@ impl Position {
     }
 
     fn visible_bounds(&self, t: &mut Tally<Step>) {
-        let n = self.n;
         for (i, c, cells) in self.given_clues() {
             let heights: Vec<u8> = cells.iter().map(|&x| self.height(x)).collect();
-            let mut taller = 0usize;
-            for h in (1..=n as u8).rev() {
-                if let Some(p) = heights.iter().position(|&x| x == h) {
-                    if heights[..p].iter().any(|&x| x > h) {
-                        // Hidden: it is not seen, and counts for no lower height.
-                        continue;
-                    }
-                }
-                let reach = (c as usize).saturating_sub(1 + taller);
-                taller += 1;
+            for (h, reach) in visible_reaches(&heights, c as usize) {
                 let open: Vec<usize> = cells[..reach].iter().copied().filter(|&x| !self.placed[x]).collect();
                 if open.is_empty() {
                     continue;
@@ -277,29 +267,13 @@ impl Position {
     }
 
     fn last_visible(&self, t: &mut Tally<Step>) {
-        let n = self.n;
         for (i, c, cells) in self.given_clues() {
             if self.placed[cells[0]] {
                 continue;
             }
             let heights: Vec<u8> = cells.iter().map(|&x| self.height(x)).collect();
-            // The tallest heights placed, N down to the first not placed, by position.
-            let mut run = Vec::new();
-            for h in (1..=n as u8).rev() {
-                match heights.iter().position(|&x| x == h) {
-                    Some(p) => run.push(p),
-                    None => break,
-                }
-            }
-            let Some(&nearest) = run.iter().min() else { continue };
-            let seen_run = run.iter().enumerate().filter(|&(k, &p)| run[..k].iter().all(|&q| q > p)).count();
-            if c as usize != seen_run + 1 || nearest < 2 {
-                continue;
-            }
-            // The first cell is the one seen before the nearest: taller than the nearest - 1
-            // cells between, whose heights are others not placed beyond them.
-            let free: Vec<u8> = (1..=n as u8).filter(|&h| !heights[nearest..].contains(&h)).collect();
-            let out = free[..nearest - 1].iter().fold(0u16, |m, &h| m | 1 << h) & self.cand[cells[0]];
+            let Some(out) = last_visible_out(&heights, c as usize) else { continue };
+            let out = out & self.cand[cells[0]];
             t.record((out != 0).then(|| Step::Remove {
                 cells: vec![cells[0]],
                 digits: out,
@@ -323,14 +297,15 @@ impl Position {
     }
 
     fn clue_sequences(&self, t: &mut Tally<Step>) {
-        let mut dp = LineDp::default();
-        for (k, (i, _, cells)) in self.given_clues().enumerate() {
-            if cells.iter().all(|&x| self.placed[x]) {
-                continue;
+        with_line_dp(|dp| {
+            for (k, (i, _, cells)) in self.given_clues().enumerate() {
+                if cells.iter().all(|&x| self.placed[x]) {
+                    continue;
+                }
+                let cand: Vec<u16> = cells.iter().map(|&x| self.cand[x]).collect();
+                t.record(self.first_loss(cells, dp.union(&cand, self.board.clues[k].allowed), i));
             }
-            let cand: Vec<u16> = cells.iter().map(|&x| self.cand[x]).collect();
-            t.record(self.first_loss(cells, dp.union(&cand, self.board.clues[k].allowed), i));
-        }
+        })
     }
 
     fn line_sequences(&self, t: &mut Tally<Step>) {
@@ -364,6 +339,48 @@ impl Position {
         let fix = self.fixpoint(rules);
         assume::trial(&self.cand, &self.placed, |c, d| self.assume(rules, &fix, c, d), step, guess, t);
     }
+}
+
+/// `visible_bounds` on one line: the placed `heights` (nearest the clue first, 0 empty) and the
+/// clue `c`. For each height not hidden behind a placed taller one, tallest first, the number of
+/// first cells it cannot stand in: c − 1 less the taller heights not so hidden.
+pub(crate) fn visible_reaches(heights: &[u8], c: usize) -> Vec<(u8, usize)> {
+    let mut out = Vec::new();
+    let mut taller = 0usize;
+    for h in (1..=heights.len() as u8).rev() {
+        if let Some(p) = heights.iter().position(|&x| x == h) {
+            if heights[..p].iter().any(|&x| x > h) {
+                // Hidden: it is not seen, and counts for no lower height.
+                continue;
+            }
+        }
+        out.push((h, c.saturating_sub(1 + taller)));
+        taller += 1;
+    }
+    out
+}
+
+/// `last_visible` on one line (`heights` and `c` as for `visible_reaches`): when the tallest
+/// heights placed, N down to the first not placed, fall short of the clue by one and the nearest
+/// of them is f > 1 cells away, the heights the first cell cannot hold (it is the one seen before
+/// that nearest, so taller than the f − 1 cells between, whose heights are others not placed
+/// beyond them); None when the rule does not apply.
+pub(crate) fn last_visible_out(heights: &[u8], c: usize) -> Option<u16> {
+    let n = heights.len() as u8;
+    let mut run = Vec::new();
+    for h in (1..=n).rev() {
+        match heights.iter().position(|&x| x == h) {
+            Some(p) => run.push(p),
+            None => break,
+        }
+    }
+    let &nearest = run.iter().min()?;
+    let seen_run = run.iter().enumerate().filter(|&(k, &p)| run[..k].iter().all(|&q| q > p)).count();
+    if c != seen_run + 1 || nearest < 2 {
+        return None;
+    }
+    let free: Vec<u8> = (1..=n).filter(|&h| !heights[nearest..].contains(&h)).collect();
+    Some(free[..nearest - 1].iter().fold(0u16, |m, &h| m | 1 << h))
 }
 
 impl Solving for Position {
