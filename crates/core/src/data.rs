@@ -18,3 +18,18 @@ pub fn read(rel: &str) -> String {
     std::fs::read_to_string(&p)
         .unwrap_or_else(|e| panic!("reference data {}: {e} (set PUZZLE_FACTORY_DATA)", p.display()))
 }
+
+/// The solution of a janko.at scraper line (`data.solution`, rows of digit strings), row-major;
+/// panics naming what is missing (a test's message).
+pub fn janko_solution(v: &serde_json::Value) -> Vec<u8> {
+    v["data"]["solution"]
+        .as_array()
+        .expect("janko line: no data.solution rows")
+        .iter()
+        .flat_map(|row| {
+            row.as_array().expect("janko line: a solution row is not an array").iter().map(|d| {
+                d.as_str().and_then(|s| s.parse::<u8>().ok()).expect("janko line: a solution cell is not a digit")
+            })
+        })
+        .collect()
+}

@@ -14,12 +14,7 @@ fn every_janko_skyscrapers_solves_to_its_solution() {
         let file = v["file"].as_str().unwrap_or("?");
         let p =
             SkyscrapersKind::parse(line, &Default::default()).unwrap_or_else(|e| panic!("line {}: {file}: {e}", i + 1));
-        let want: Vec<u8> = v["data"]["solution"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|row| row.as_array().unwrap().iter().map(|d| d.as_str().unwrap().parse::<u8>().unwrap()))
-            .collect();
+        let want: Vec<u8> = pf_core::data::janko_solution(&v);
         let f = solve::count_solutions(&p, 2);
         assert_eq!((f.count, f.first.as_ref()), (1, Some(&want)), "line {}: {file}", i + 1);
         let rated = SkyscrapersKind::rate(&p, &want, None);

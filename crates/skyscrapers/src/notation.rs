@@ -388,12 +388,7 @@ mod tests {
             let file = v["file"].as_str().unwrap_or("?");
             let p = parse(line).unwrap_or_else(|e| panic!("line {}: {file}: {e}", i + 1));
             let n = p.size as usize;
-            let solution: Vec<u8> = v["data"]["solution"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|row| row.as_array().unwrap().iter().map(|d| d.as_str().unwrap().parse::<u8>().unwrap()))
-                .collect();
+            let solution: Vec<u8> = pf_core::data::janko_solution(&v);
             assert_eq!(solution.len(), n * n, "line {}: {file}", i + 1);
             let all = clues_of(n, &solution);
             for (k, &c) in p.clues.iter().enumerate() {
