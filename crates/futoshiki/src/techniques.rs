@@ -4,8 +4,9 @@
 //! Latin techniques work on the 2N lines (rows and columns), with the core's subset and fish
 //! scanners; the mark techniques read the marks: one mark's bounds (chains follow, one mark at
 //! a time), and hills and valleys, a cell above or below both its neighbours along a line.
-//! Forcing chains and trial propagate with the fast counter's `Board::propagate`, which never
-//! removes a digit of a solution the position still allows; `Position::unsound` audits every
+//! Forcing chains (with the Latin rules alone) and trial (with the marks too) propagate with
+//! the fast counter's `Board::propagate`, which never removes a digit of a solution the
+//! position still allows; `Position::unsound` audits every
 //! step against the known solution.
 
 use super::solve::{above, below, high, low, Board};
@@ -143,6 +144,8 @@ struct Peak {
 #[derive(Clone)]
 pub struct Position {
     board: Rc<Board>,
+    /// The board without its marks, for forcing chains (see `forcing_chain`).
+    latin: Rc<Board>,
     peaks: Rc<[Peak]>,
     g: LatinGrid,
 }
@@ -190,7 +193,8 @@ impl Position {
                 }
             }
         }
-        Position { g: LatinGrid::new(n, &puzzle.givens, solution), board: Rc::new(board), peaks: peaks.into() }
+        let latin = Rc::new(board.latin_only());
+        Position { g: LatinGrid::new(n, &puzzle.givens, solution), board: Rc::new(board), latin, peaks: peaks.into() }
     }
 
     fn mark_bounds(&self, t: &mut Tally<Step>) {
@@ -241,9 +245,14 @@ impl Position {
         }
     }
 
+    /// A forcing chain follows the Latin rules only (singles and line eliminations), as a
+    /// Sudoku chain does: the marks have had their say in the candidates already, and a chain
+    /// that also re-applies every mark at every link is a search in all but name. With the marks
+    /// in its chains, level 5 solved 4x4 puzzles that Unequal calls Recursive in fewer steps
+    /// than its Extreme ones (medians 715 and 775 on 20 test puzzles each); without them the order holds.
     fn forcing_chain(&self, t: &mut Tally<Step>) {
         let remove = |pivot: usize, c: usize, digits: u16| Step::Remove { cells: vec![c], digits, from: vec![pivot] };
-        let rules = &*self.board;
+        let rules = &*self.latin;
         let fix = self.fixpoint(rules);
         assume::forcing_chains(
             &self.cand,
