@@ -58,6 +58,20 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
     clues.shuffle(rng);
     let all = std::mem::take(&mut p.less);
     let mut keep = vec![true; all.len()];
+    if params.max_level == 1 {
+        // Singles read no mark: every mark goes, and a given goes while singles still solve
+        // (the same puzzle as trying each clue in turn, without the work).
+        let bare = solve::Board::new(&p);
+        for clue in clues {
+            if let Clue::Given(c) = clue {
+                p.givens[c] = 0;
+                if !singles_solve(&bare, &p.givens) {
+                    p.givens[c] = solution[c];
+                }
+            }
+        }
+        return Ok((p, solution));
+    }
     for clue in clues {
         let mut trial = Futoshiki { size: p.size, givens: p.givens.clone(), less: Vec::new() };
         match clue {
@@ -115,6 +129,13 @@ fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
     rate_traced(&mut pos, Some(&mut trace));
     let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
     (open.is_empty() && pos.unsound == 0, open)
+}
+
+/// Whether `board`'s propagation alone fills every cell from `givens` (level 1 with a board
+/// without marks, level 2 with one).
+fn singles_solve(board: &solve::Board, givens: &[u8]) -> bool {
+    let mut cand = board.start(givens);
+    board.propagate(&mut cand) && cand.iter().all(|&m| m.count_ones() == 1)
 }
 
 fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {
