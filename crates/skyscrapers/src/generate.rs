@@ -6,7 +6,7 @@
 //! the search looks for a solution with the given's height barred from its cell, or with the
 //! clue showing any other count, which propagation mostly refutes at once.
 
-use crate::solve::{self, Board};
+use crate::solve::{self, Board, MAX_N};
 use crate::techniques::{last_visible_out, visible_reaches, Position, Tech};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
@@ -104,12 +104,28 @@ fn ladder_within(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<usiz
 /// removes. Every rule is sound, so a grid it fills is the one solution.
 fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
     let n = p.size as usize;
-    let lines = pf_core::common::latin_count::square_lines(n);
-    let clues: Vec<(u8, Vec<usize>)> =
-        (0..4 * n).filter(|&i| p.clues[i] != 0).map(|i| (p.clues[i], crate::clue_cells(n, i))).collect();
+    // Lines and clue lines as cell lists on the stack: this runs once per clue the generator
+    // tries, and allocating them took as long as the propagation.
+    let mut lines = [[0usize; MAX_N]; 2 * MAX_N];
+    for r in 0..n {
+        for k in 0..n {
+            lines[r][k] = r * n + k;
+            lines[n + r][k] = k * n + r;
+        }
+    }
+    let mut clues = [(0u8, [0usize; MAX_N]); 4 * MAX_N];
+    let mut count = 0;
+    for i in (0..4 * n).filter(|&i| p.clues[i] != 0) {
+        clues[count].0 = p.clues[i];
+        for j in 0..n {
+            clues[count].1[j] = crate::clue_cell(n, i, j);
+        }
+        count += 1;
+    }
+    let clues = &clues[..count];
     let mut cand = pf_core::common::latin_count::start(n, &p.givens);
     // The static rules once: clue bounds, and clues of 1 and N.
-    for (c, cells) in &clues {
+    for (c, cells) in clues {
         let c = *c as usize;
         for j in 0..c.saturating_sub(1) {
             cand[cells[j]] &= !above((n + j + 1 - c) as u32, n);
@@ -122,19 +138,23 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
     let mut ok = true;
     'fix: loop {
         let mut changed = false;
-        for line in &lines {
-            if !propagate_line(n, line, &mut cand, |_| changed = true) {
+        for line in &lines[..2 * n] {
+            if !propagate_line(n, &line[..n], &mut cand, |_| changed = true) {
                 ok = false;
                 break 'fix;
             }
         }
         if level >= 2 {
-            for (c, cells) in &clues {
+            for (c, cells) in clues {
                 let c = *c as usize;
                 let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
-                let heights: Vec<u8> = cells.iter().map(|&x| height(x)).collect();
+                let mut buf = [0u8; MAX_N];
+                for j in 0..n {
+                    buf[j] = height(cells[j]);
+                }
+                let heights = &buf[..n];
                 // Bounds with placed buildings (`visible_bounds`).
-                for (h, reach) in visible_reaches(&heights, c) {
+                for (h, reach) in visible_reaches(heights, c) {
                     for &x in &cells[..reach] {
                         if !single(cand[x]) && cand[x] >> h & 1 == 1 {
                             cand[x] &= !(1 << h);
@@ -146,7 +166,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
                 if single(cand[cells[0]]) {
                     continue;
                 }
-                let out = last_visible_out(&heights, c).unwrap_or(0) & cand[cells[0]];
+                let out = last_visible_out(heights, c).unwrap_or(0) & cand[cells[0]];
                 if out != 0 {
                     cand[cells[0]] &= !out;
                     changed = true;

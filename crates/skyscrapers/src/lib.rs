@@ -60,15 +60,18 @@ pub fn clue_place(n: usize, i: usize) -> (Edge, usize) {
 /// The cells clue `i` looks along, nearest first: a top clue down its column, a bottom clue up
 /// it, a left clue along its row to the right, a right clue to the left.
 pub fn clue_cells(n: usize, i: usize) -> Vec<usize> {
+    (0..n).map(|j| clue_cell(n, i, j)).collect()
+}
+
+/// The `j`-th cell clue `i` looks along (0 nearest): `clue_cells(n, i)[j]` without the list.
+pub fn clue_cell(n: usize, i: usize, j: usize) -> usize {
     let (edge, k) = clue_place(n, i);
-    (0..n)
-        .map(|j| match edge {
-            Edge::Top => j * n + k,
-            Edge::Bottom => (n - 1 - j) * n + k,
-            Edge::Left => k * n + j,
-            Edge::Right => k * n + (n - 1 - j),
-        })
-        .collect()
+    match edge {
+        Edge::Top => j * n + k,
+        Edge::Bottom => (n - 1 - j) * n + k,
+        Edge::Left => k * n + j,
+        Edge::Right => k * n + (n - 1 - j),
+    }
 }
 
 /// How many of `heights` (nearest first) are seen: those taller than every one before them.

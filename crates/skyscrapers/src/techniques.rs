@@ -344,20 +344,19 @@ impl Position {
 /// `visible_bounds` on one line: the placed `heights` (nearest the clue first, 0 empty) and the
 /// clue `c`. For each height not hidden behind a placed taller one, tallest first, the number of
 /// first cells it cannot stand in: c − 1 less the taller heights not so hidden.
-pub(crate) fn visible_reaches(heights: &[u8], c: usize) -> Vec<(u8, usize)> {
-    let mut out = Vec::new();
+pub(crate) fn visible_reaches(heights: &[u8], c: usize) -> impl Iterator<Item = (u8, usize)> + '_ {
     let mut taller = 0usize;
-    for h in (1..=heights.len() as u8).rev() {
+    (1..=heights.len() as u8).rev().filter_map(move |h| {
         if let Some(p) = heights.iter().position(|&x| x == h) {
             if heights[..p].iter().any(|&x| x > h) {
                 // Hidden: it is not seen, and counts for no lower height.
-                continue;
+                return None;
             }
         }
-        out.push((h, c.saturating_sub(1 + taller)));
+        let reach = (h, c.saturating_sub(1 + taller));
         taller += 1;
-    }
-    out
+        Some(reach)
+    })
 }
 
 /// `last_visible` on one line (`heights` and `c` as for `visible_reaches`): when the tallest
@@ -367,20 +366,26 @@ pub(crate) fn visible_reaches(heights: &[u8], c: usize) -> Vec<(u8, usize)> {
 /// beyond them); None when the rule does not apply.
 pub(crate) fn last_visible_out(heights: &[u8], c: usize) -> Option<u16> {
     let n = heights.len() as u8;
-    let mut run = Vec::new();
+    let mut places = [0usize; MAX_N];
+    let mut len = 0;
     for h in (1..=n).rev() {
         match heights.iter().position(|&x| x == h) {
-            Some(p) => run.push(p),
+            Some(p) => {
+                places[len] = p;
+                len += 1;
+            }
             None => break,
         }
     }
+    let run = &places[..len];
     let &nearest = run.iter().min()?;
     let seen_run = run.iter().enumerate().filter(|&(k, &p)| run[..k].iter().all(|&q| q > p)).count();
     if c != seen_run + 1 || nearest < 2 {
         return None;
     }
-    let free: Vec<u8> = (1..=n).filter(|&h| !heights[nearest..].contains(&h)).collect();
-    Some(free[..nearest - 1].iter().fold(0u16, |m, &h| m | 1 << h))
+    // The nearest − 1 lowest heights not placed from `nearest` on.
+    let free = (1..=n).filter(|&h| !heights[nearest..].contains(&h)).take(nearest - 1);
+    Some(free.fold(0u16, |m, h| m | 1 << h))
 }
 
 impl Solving for Position {
