@@ -124,6 +124,49 @@ fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
         let open: Vec<usize> = (0..cand.len()).filter(|&c| cand[c].count_ones() != 1).collect();
         return (consistent && open.is_empty(), open);
     }
+    if level == 3 {
+        return hills_fixpoint(p);
+    }
+    ladder_within(p, solution, level)
+}
+
+/// Level 3 (hills and valleys, naked and hidden pairs, and what is below) as a propagation to
+/// its fixed point: the counter's propagation (the Latin rules and every mark's bounds, followed
+/// mark by mark), each hill's and valley's bound, and the pairs of each line, until none narrows
+/// a cell. The rules only remove candidates and each may fire in any order, so their fixed point
+/// is the one the ladder stalls at, found without its tallies.
+fn hills_fixpoint(p: &Futoshiki) -> (bool, Vec<usize>) {
+    let board = solve::Board::new(p);
+    let n = board.n;
+    let peaks = crate::techniques::peaks(&board);
+    let mut cand = board.start(&p.givens);
+    let mut ok = true;
+    loop {
+        if !board.propagate(&mut cand) {
+            ok = false;
+            break;
+        }
+        let mut changed = false;
+        for peak in &peaks {
+            let out = crate::techniques::peak_out(&cand, n, peak);
+            if cand[peak.cell].count_ones() > 1 && out != 0 {
+                cand[peak.cell] &= !out;
+                changed = true;
+            }
+        }
+        for line in &board.lines {
+            changed |= pf_core::common::latin_count::line_pairs(n, line, &mut cand);
+        }
+        if !changed {
+            break;
+        }
+    }
+    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
+    (ok && open.is_empty(), open)
+}
+
+/// `solves_within` by the ladder itself.
+fn ladder_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
     let mut pos = Position::new(p, solution);
     let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
     rate_traced(&mut pos, Some(&mut trace));
@@ -166,6 +209,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The generator asks about puzzles on the way, not only finished ones: levels 1 to 3 by
+    /// propagation agree with the ladder (solved or not, and the cells left open) on puzzles
+    /// with marks and givens taken away and givens added, from several steering levels.
+    #[test]
+    fn fixed_points_agree_with_the_ladder_on_the_way() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut solved = [0; 4];
+        for i in 0..150 {
+            let max_level = [0, 2, 3, 5][i % 4];
+            let params = FutoshikiParams { size: 4 + (i % 4) as u8, max_level, ..FutoshikiParams::default() };
+            let (mut p, s) = generate(&params, &mut rng).unwrap();
+            for _ in 0..6 {
+                if rng.gen_bool(0.4) && !p.less.is_empty() {
+                    let k = rng.gen_range(0..p.less.len());
+                    p.less.remove(k);
+                } else {
+                    let c = rng.gen_range(0..p.givens.len());
+                    p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
+                }
+                for level in 1..=3u8 {
+                    let ladder = ladder_within(&p, &s, level);
+                    solved[level as usize] += ladder.0 as usize;
+                    assert_eq!(solves_within(&p, &s, level), ladder, "puzzle {i}, level {level}: {p:?}");
+                }
+            }
+        }
+        assert!(solved[1] > 0 && solved[2] > solved[1] && solved[3] > solved[2] && solved[3] < 900, "{solved:?}");
     }
 
     #[test]

@@ -135,10 +135,58 @@ pub enum Step {
 
 /// A cell marked larger (`hill`) or smaller than both neighbours of one line.
 #[derive(Clone, Copy, Debug)]
-struct Peak {
-    cell: usize,
+pub(crate) struct Peak {
+    pub cell: usize,
     sides: (usize, usize),
     hill: bool,
+}
+
+/// The board's hills and valleys: every cell marked larger (or smaller) than both its neighbours
+/// along a row or a column.
+pub(crate) fn peaks(board: &Board) -> Vec<Peak> {
+    let n = board.n;
+    let mut peaks = Vec::new();
+    for c in 0..n * n {
+        // Marks of c by direction: Some(true) when c is the larger.
+        let rel = |o: usize| {
+            board.marks_of[c].iter().find_map(|&i| match board.less[i] {
+                (a, b) if a == o && b == c => Some(true),
+                (a, b) if a == c && b == o => Some(false),
+                _ => None,
+            })
+        };
+        let (r, col) = (c / n, c % n);
+        if col > 0 && col + 1 < n {
+            if let (Some(x), Some(y)) = (rel(c - 1), rel(c + 1)) {
+                if x == y {
+                    peaks.push(Peak { cell: c, sides: (c - 1, c + 1), hill: x });
+                }
+            }
+        }
+        if r > 0 && r + 1 < n {
+            if let (Some(x), Some(y)) = (rel(c - n), rel(c + n)) {
+                if x == y {
+                    peaks.push(Peak { cell: c, sides: (c - n, c + n), hill: x });
+                }
+            }
+        }
+    }
+    peaks
+}
+
+/// What hill or valley `p` cannot hold given its two neighbours' candidates in `cand` (they hold
+/// different digits): a hill is above the smallest max(x, y) over x ≠ y, a valley below the
+/// largest min(x, y).
+pub(crate) fn peak_out(cand: &[u16], n: usize, p: &Peak) -> u16 {
+    let (x, y) = (cand[p.sides.0], cand[p.sides.1]);
+    let digits = |m: u16| (1..=n as u32).filter(move |&d| m >> d & 1 == 1);
+    if p.hill {
+        let least = digits(x).flat_map(|a| digits(y).filter(move |&b| b != a).map(move |b| a.max(b))).min();
+        least.map_or(0, |m| !above(m, n) & cand[p.cell])
+    } else {
+        let most = digits(x).flat_map(|a| digits(y).filter(move |&b| b != a).map(move |b| a.min(b))).max();
+        most.map_or(0, |m| !below(m) & cand[p.cell])
+    }
 }
 
 #[derive(Clone)]
@@ -167,32 +215,7 @@ impl Position {
     pub fn new(puzzle: &Futoshiki, solution: &[u8]) -> Position {
         let board = Board::new(puzzle);
         let n = board.n;
-        let mut peaks = Vec::new();
-        for c in 0..n * n {
-            // Marks of c by direction: Some(true) when c is the larger.
-            let rel = |o: usize| {
-                board.marks_of[c].iter().find_map(|&i| match board.less[i] {
-                    (a, b) if a == o && b == c => Some(true),
-                    (a, b) if a == c && b == o => Some(false),
-                    _ => None,
-                })
-            };
-            let (r, col) = (c / n, c % n);
-            if col > 0 && col + 1 < n {
-                if let (Some(x), Some(y)) = (rel(c - 1), rel(c + 1)) {
-                    if x == y {
-                        peaks.push(Peak { cell: c, sides: (c - 1, c + 1), hill: x });
-                    }
-                }
-            }
-            if r > 0 && r + 1 < n {
-                if let (Some(x), Some(y)) = (rel(c - n), rel(c + n)) {
-                    if x == y {
-                        peaks.push(Peak { cell: c, sides: (c - n, c + n), hill: x });
-                    }
-                }
-            }
-        }
+        let peaks = peaks(&board);
         let latin = Rc::new(board.latin_only());
         Position { g: LatinGrid::new(n, &puzzle.givens, solution), board: Rc::new(board), latin, peaks: peaks.into() }
     }
@@ -216,27 +239,12 @@ impl Position {
         }
     }
 
-    /// The smallest digit a hill must exceed (or the largest a valley must stay below) given
-    /// its two neighbours, which hold different digits.
-    fn peak_bound(&self, p: &Peak) -> u16 {
-        let (x, y) = (self.cand[p.sides.0], self.cand[p.sides.1]);
-        let digits = |m: u16| (1..=self.n as u32).filter(move |&d| m >> d & 1 == 1);
-        if p.hill {
-            // The hill is above both: above the smallest max(x, y) over x ≠ y.
-            let least = digits(x).flat_map(|a| digits(y).filter(move |&b| b != a).map(move |b| a.max(b))).min();
-            least.map_or(0, |m| !above(m, self.n) & self.cand[p.cell])
-        } else {
-            let most = digits(x).flat_map(|a| digits(y).filter(move |&b| b != a).map(move |b| a.min(b))).max();
-            most.map_or(0, |m| !below(m) & self.cand[p.cell])
-        }
-    }
-
     fn hill_valley(&self, t: &mut Tally<Step>) {
         for p in self.peaks.iter() {
             if self.placed[p.cell] {
                 continue;
             }
-            let out = self.peak_bound(p);
+            let out = peak_out(&self.cand, self.n, p);
             t.record((out != 0).then(|| Step::Remove {
                 cells: vec![p.cell],
                 digits: out,

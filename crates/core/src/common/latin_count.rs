@@ -227,6 +227,63 @@ pub fn givens_until_unique(
     }
 }
 
+/// Naked and hidden pairs in one line of an `n`-digit square (n ≤ 16), among its open cells: two cells holding the same two
+/// heights and nothing else take them from the rest of the line; two heights with the same two
+/// places and no other keep those cells to themselves. Whether a candidate went.
+pub fn line_pairs(n: usize, line: &[usize], cand: &mut [u16]) -> bool {
+    let open = |m: u16| m.count_ones() > 1;
+    let mut changed = false;
+    for (a, &x) in line.iter().enumerate() {
+        let m = cand[x];
+        if m.count_ones() != 2 {
+            continue;
+        }
+        if let Some(&y) = line[a + 1..].iter().find(|&&y| cand[y] == m) {
+            for &z in line {
+                if z != x && z != y && open(cand[z]) && cand[z] & m != 0 {
+                    cand[z] &= !m;
+                    changed = true;
+                }
+            }
+        }
+    }
+    // Where each height may go among the open cells (bit j: the line's j-th cell).
+    // A height placed in the line (its cell has it alone) has no other place, even where a pair
+    // above left it a candidate not yet propagated.
+    let placed = line.iter().filter(|&&x| !open(cand[x])).fold(0u16, |m, &x| m | cand[x]);
+    let mut places = [0u16; 17];
+    for (j, &x) in line.iter().enumerate() {
+        if open(cand[x]) {
+            for h in 1..=n {
+                if cand[x] >> h & 1 == 1 {
+                    places[h] |= 1 << j;
+                }
+            }
+        }
+    }
+    for h in 1..=n {
+        if places[h].count_ones() != 2 || placed >> h & 1 == 1 {
+            continue;
+        }
+        for g in h + 1..=n {
+            if places[g] != places[h] || placed >> g & 1 == 1 {
+                continue;
+            }
+            let keep = 1u16 << h | 1 << g;
+            let mut bits = places[h];
+            while bits != 0 {
+                let x = line[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                if cand[x] & !keep != 0 {
+                    cand[x] &= keep;
+                    changed = true;
+                }
+            }
+        }
+    }
+    changed
+}
+
 /// Add givens of `solution` until `solves(givens)` says the techniques in hand finish the
 /// puzzle, each in a cell they left open (the second part of its answer), drawn with `rng`.
 pub fn givens_until_solved(
