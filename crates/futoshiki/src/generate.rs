@@ -9,7 +9,7 @@ use crate::solve::Propagate;
 use crate::techniques::{Position, Tech};
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
-use pf_core::common::latin_count::{givens_until_solved, givens_until_unique};
+use pf_core::common::latin_count::{above, below, givens_until_solved, givens_until_unique, high, low};
 use pf_core::kind::Reject;
 use pf_core::rate::{level_mask, rate_traced, Trace};
 use rand::seq::SliceRandom;
@@ -115,19 +115,60 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
 /// Whether the rater's techniques up to `level` solve `p`, and the cells they leave open.
 fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
     if level <= 2 {
-        // Levels 1 and 2 (singles; singles and mark bounds) are the counter's propagation,
-        // without marks for level 1: its fixed point is the ladder's, found far faster.
-        let bare = Futoshiki { less: Vec::new(), ..p.clone() };
-        let board = solve::Board::new(if level == 1 { &bare } else { p });
-        let mut cand = board.start(&p.givens);
-        let consistent = board.propagate(&mut cand);
-        let open: Vec<usize> = (0..cand.len()).filter(|&c| cand[c].count_ones() != 1).collect();
-        return (consistent && open.is_empty(), open);
+        return easy_fixpoint(p, level);
     }
     if level == 3 {
         return hills_fixpoint(p);
     }
     ladder_within(p, solution, level)
+}
+
+/// Levels 1 and 2 (singles; singles and mark bounds) as a propagation to their fixed point:
+/// the Latin rules over every line and, at level 2, each mark's bounds, until neither narrows a
+/// cell. The same fixed point as the counter's propagation (without marks for level 1) and the
+/// ladder's, on the stack: the generator asks at every clue it tries, and building a board
+/// each time took longer than propagating.
+fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
+    const MAX_N: usize = 16;
+    let n = p.size as usize;
+    let mut lines = [[0usize; MAX_N]; 2 * MAX_N];
+    for r in 0..n {
+        for k in 0..n {
+            lines[r][k] = r * n + k;
+            lines[n + r][k] = k * n + r;
+        }
+    }
+    let marks: &[(u8, u8)] = if level >= 2 { &p.less } else { &[] };
+    let mut cand = pf_core::common::latin_count::start(n, &p.givens);
+    let mut ok = true;
+    'fix: loop {
+        let mut changed = false;
+        for line in &lines[..2 * n] {
+            if !pf_core::common::latin_count::propagate_line(n, &line[..n], &mut cand, |_| changed = true) {
+                ok = false;
+                break 'fix;
+            }
+        }
+        for &(a, b) in marks {
+            let (a, b) = (a as usize, b as usize);
+            let (ca, cb) = (cand[a], cand[b]);
+            let na = ca & below(high(cb));
+            let nb = cb & above(low(ca), n);
+            if na == 0 || nb == 0 {
+                ok = false;
+                break 'fix;
+            }
+            if (na, nb) != (ca, cb) {
+                (cand[a], cand[b]) = (na, nb);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
+    (ok && open.is_empty(), open)
 }
 
 /// Level 3 (hills and valleys, naked and hidden pairs, and what is below) as a propagation to
