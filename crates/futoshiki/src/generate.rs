@@ -113,14 +113,18 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
 }
 
 /// Whether the rater's techniques up to `level` solve `p`, and the cells they leave open.
+/// A level's techniques include the ones below it and a technique never stops another (each
+/// only removes candidates), so what a lower level solves, this one does: a higher level first
+/// asks the cheaper check below it (most clues the generator tries leave an easier puzzle).
 fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
-    if level <= 2 {
-        return easy_fixpoint(p, level);
+    let easier = |below: u8| solves_within(p, solution, below).0;
+    match level {
+        0..=2 => easy_fixpoint(p, level),
+        3 if easier(2) => (true, Vec::new()),
+        3 => hills_fixpoint(p),
+        _ if easier(3) => (true, Vec::new()),
+        _ => ladder_within(p, solution, level),
     }
-    if level == 3 {
-        return hills_fixpoint(p);
-    }
-    ladder_within(p, solution, level)
 }
 
 /// Levels 1 and 2 (singles; singles and mark bounds) as a propagation to their fixed point:
