@@ -111,7 +111,7 @@ impl Propagate for Board {
             for (j, &c) in cl.cells.iter().enumerate() {
                 line[j] = cand[c];
             }
-            let Some(union) = dp.union(&line[..n], cl.allowed) else {
+            let Some(union) = dp.union_memo(&line[..n], cl.allowed) else {
                 return false;
             };
             for (j, &c) in cl.cells.iter().enumerate() {
@@ -176,6 +176,8 @@ pub(crate) struct LineDp {
     cand: [u16; MAX_N],
     allowed: u16,
     union: [u16; MAX_N],
+    /// `union_memo`'s answers by (size, allowed counts, candidates).
+    memo: std::collections::HashMap<[u16; MAX_N + 2], Option<[u16; MAX_N]>>,
 }
 
 impl LineDp {
@@ -199,6 +201,25 @@ impl LineDp {
         self.allowed = allowed;
         self.union = [0; MAX_N];
         self.go(0, 0).then_some(self.union)
+    }
+
+    /// `union`, remembered: the generator propagates its puzzle again from the start for every
+    /// clue it tries, and asks the same lines again and again. The memo is per thread and is
+    /// emptied when it holds 65,536 lines (about 5 MB). `completes` does not see these calls.
+    pub fn union_memo(&mut self, cand: &[u16], allowed: u16) -> Option<[u16; MAX_N]> {
+        let mut key = [0u16; MAX_N + 2];
+        key[0] = cand.len() as u16;
+        key[1] = allowed;
+        key[2..2 + cand.len()].copy_from_slice(cand);
+        if let Some(&known) = self.memo.get(&key) {
+            return known;
+        }
+        let answer = self.union(cand, allowed);
+        if self.memo.len() >= 1 << 16 {
+            self.memo.clear();
+        }
+        self.memo.insert(key, answer);
+        answer
     }
 
     /// Whether the state reached in the last `union` call, with heights `used` (bit d) and
