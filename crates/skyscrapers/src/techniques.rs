@@ -303,7 +303,7 @@ impl Position {
                     continue;
                 }
                 let cand: Vec<u16> = cells.iter().map(|&x| self.cand[x]).collect();
-                t.record(self.first_loss(cells, dp.union(&cand, self.board.clues[k].allowed), i));
+                t.record(self.first_loss(cells, dp.union_memo(&cand, self.board.clues[k].allowed), i));
             }
         })
     }
