@@ -182,32 +182,18 @@ fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
 /// is the one the ladder stalls at, found without its tallies.
 fn hills_fixpoint(p: &Futoshiki) -> (bool, Vec<usize>) {
     let board = solve::Board::new(p);
-    let n = board.n;
     let peaks = crate::techniques::peaks(&board);
-    let mut cand = board.start(&p.givens);
-    let mut ok = true;
-    loop {
-        if !board.propagate(&mut cand) {
-            ok = false;
-            break;
-        }
+    pf_core::common::latin_count::pairs_fixpoint(&board, board.start(&p.givens), |cand| {
         let mut changed = false;
         for peak in &peaks {
-            let out = crate::techniques::peak_out(&cand, n, peak);
+            let out = crate::techniques::peak_out(cand, board.n, peak);
             if cand[peak.cell].count_ones() > 1 && out != 0 {
                 cand[peak.cell] &= !out;
                 changed = true;
             }
         }
-        for line in &board.lines {
-            changed |= pf_core::common::latin_count::line_pairs(n, line, &mut cand);
-        }
-        if !changed {
-            break;
-        }
-    }
-    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
-    (ok && open.is_empty(), open)
+        changed
+    })
 }
 
 /// `solves_within` by the ladder itself.

@@ -10,7 +10,7 @@ use crate::solve::{self, Board, MAX_N};
 use crate::techniques::{last_visible_out, visible_reaches, Position, Tech};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
-use pf_core::common::latin_count::{above, givens_until_solved, givens_until_unique, propagate_line, Propagate};
+use pf_core::common::latin_count::{above, givens_until_solved, givens_until_unique, propagate_line};
 use pf_core::kind::Reject;
 use pf_core::rate::{level_mask, rate_traced, Trace};
 use rand::seq::SliceRandom;
@@ -97,24 +97,7 @@ pub(crate) fn solves_within(p: &Skyscrapers, solution: &[u8], level: u8) -> (boo
 /// without its tallies (10 times faster at 6x6).
 fn sequences_fixpoint(p: &Skyscrapers) -> (bool, Vec<usize>) {
     let board = Board::new(p);
-    let n = board.n;
-    let mut cand = board.start(&p.givens);
-    let mut ok = true;
-    loop {
-        if !board.propagate(&mut cand) {
-            ok = false;
-            break;
-        }
-        let mut changed = false;
-        for line in &board.lines {
-            changed |= pf_core::common::latin_count::line_pairs(n, line, &mut cand);
-        }
-        if !changed {
-            break;
-        }
-    }
-    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
-    (ok && open.is_empty(), open)
+    pf_core::common::latin_count::pairs_fixpoint(&board, board.start(&p.givens), |_| false)
 }
 
 /// `solves_within` by the ladder itself.

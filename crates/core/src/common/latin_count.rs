@@ -227,6 +227,36 @@ pub fn givens_until_unique(
     }
 }
 
+/// A generator's check of a ladder level by propagation: `rules` (the kind's counter
+/// propagation), then `more` (the kind's own rules of the level; whether they removed a
+/// candidate) and the naked and hidden pairs of every line, again until nothing narrows a cell,
+/// from `cand`. Every rule only removes candidates and may fire in any order, so this is the
+/// fixed point the ladder stalls at with the same rules. Whether every cell is then filled (no
+/// contradiction), and the cells left open.
+pub fn pairs_fixpoint<P: Propagate>(
+    rules: &P,
+    mut cand: Vec<u16>,
+    mut more: impl FnMut(&mut [u16]) -> bool,
+) -> (bool, Vec<usize>) {
+    let n = rules.n();
+    let mut ok = true;
+    loop {
+        if !rules.propagate(&mut cand) {
+            ok = false;
+            break;
+        }
+        let mut changed = more(&mut cand);
+        for line in rules.lines() {
+            changed |= line_pairs(n, line, &mut cand);
+        }
+        if !changed {
+            break;
+        }
+    }
+    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
+    (ok && open.is_empty(), open)
+}
+
 /// Naked and hidden pairs in one line of an `n`-digit square (n ≤ 16), among its open cells: two cells holding the same two
 /// heights and nothing else take them from the rest of the line; two heights with the same two
 /// places and no other keep those cells to themselves. Whether a candidate went.
