@@ -133,15 +133,8 @@ fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
 /// ladder's, on the stack: the generator asks at every clue it tries, and building a board
 /// each time took longer than propagating.
 fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
-    const MAX_N: usize = 16;
     let n = p.size as usize;
-    let mut lines = [[0usize; MAX_N]; 2 * MAX_N];
-    for r in 0..n {
-        for k in 0..n {
-            lines[r][k] = r * n + k;
-            lines[n + r][k] = k * n + r;
-        }
-    }
+    let lines = pf_core::common::latin_count::stack_lines(n);
     let marks: &[(u8, u8)] = if level >= 2 { &p.less } else { &[] };
     let mut cand = pf_core::common::latin_count::start(n, &p.givens);
     let mut ok = true;

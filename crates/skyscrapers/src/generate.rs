@@ -118,13 +118,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
     let n = p.size as usize;
     // Lines and clue lines as cell lists on the stack: this runs once per clue the generator
     // tries, and allocating them took as long as the propagation.
-    let mut lines = [[0usize; MAX_N]; 2 * MAX_N];
-    for r in 0..n {
-        for k in 0..n {
-            lines[r][k] = r * n + k;
-            lines[n + r][k] = k * n + r;
-        }
-    }
+    let lines = pf_core::common::latin_count::stack_lines(n);
     let mut clues = [(0u8, [0usize; MAX_N]); 4 * MAX_N];
     let mut count = 0;
     for i in (0..4 * n).filter(|&i| p.clues[i] != 0) {
