@@ -205,7 +205,7 @@ impl LineDp {
 
     /// `union`, remembered: the generator propagates its puzzle again from the start for every
     /// clue it tries, and asks the same lines again and again. The memo is per thread and is
-    /// emptied when it holds 65,536 lines (about 5 MB). `completes` does not see these calls.
+    /// emptied when it holds 16,384 lines (about 1 MB). `completes` does not see these calls.
     pub fn union_memo(&mut self, cand: &[u16], allowed: u16) -> Option<[u16; MAX_N]> {
         let mut key = [0u16; MAX_N + 2];
         key[0] = cand.len() as u16;
@@ -215,7 +215,7 @@ impl LineDp {
             return known;
         }
         let answer = self.union(cand, allowed);
-        if self.memo.len() >= 1 << 16 {
+        if self.memo.len() >= 1 << 14 {
             self.memo.clear();
         }
         self.memo.insert(key, answer);
