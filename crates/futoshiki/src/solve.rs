@@ -39,11 +39,6 @@ impl Board {
         Board { n, lines, less, marks_of }
     }
 
-    /// The same square without its marks: the Latin rules alone.
-    pub fn latin_only(&self) -> Board {
-        Board { n: self.n, lines: self.lines.clone(), less: Vec::new(), marks_of: vec![Vec::new(); self.n * self.n] }
-    }
-
     /// The starting candidates: every digit, a given's alone.
     pub fn start(&self, givens: &[u8]) -> Vec<u16> {
         pf_core::common::latin_count::start(self.n, givens)

@@ -124,34 +124,6 @@ impl Propagate for Board {
     }
 }
 
-/// The board's Latin rules alone, without its clues: the propagation of forcing chains, which
-/// follow what placing a height forces in its row and column, as Towers' chains do.
-pub(crate) struct LatinOnly<'a>(pub &'a Board);
-
-impl Propagate for LatinOnly<'_> {
-    fn n(&self) -> usize {
-        self.0.n
-    }
-
-    fn lines(&self) -> &[Vec<usize>] {
-        &self.0.lines
-    }
-
-    fn propagate(&self, cand: &mut [u16]) -> bool {
-        let n = self.0.n;
-        let mut lines: u32 = (1u32 << (2 * n)) - 1;
-        while lines != 0 {
-            let l = lines.trailing_zeros() as usize;
-            lines &= lines - 1;
-            let touch = |c: usize| lines |= 1 << (c / n) | 1 << (n + c % n);
-            if !propagate_line(n, &self.0.lines[l], cand, touch) {
-                return false;
-            }
-        }
-        true
-    }
-}
-
 thread_local! {
     static LINE_DP: RefCell<LineDp> = RefCell::new(LineDp::default());
 }

@@ -11,10 +11,10 @@
 //! height of a solution the position still allows; `Position::unsound` audits every step against
 //! the known solution.
 
-use super::solve::{line_union, with_line_dp, Board, LatinOnly, MAX_N};
+use super::solve::{line_union, with_line_dp, Board, MAX_N};
 use super::{clue_name, Skyscrapers};
 use pf_core::common::latin::line_name;
-use pf_core::common::latin_count::above;
+use pf_core::common::latin_count::{above, LatinOnly};
 use pf_core::common::latin_grid::LatinGrid;
 use pf_core::rate::{assume, fish_unit, Effect, Solving, Tally, Technique};
 use std::rc::Rc;
@@ -326,7 +326,7 @@ impl Position {
     /// column), as Towers' do; trial propagates the clues too.
     fn forcing_chain(&self, t: &mut Tally<Step>) {
         let step = |pivot: usize, c: usize, digits: u16| remove(vec![c], digits, vec![pivot]);
-        let rules = LatinOnly(&self.board);
+        let rules = LatinOnly(&*self.board);
         let fix = self.fixpoint(&rules);
         let assume = |c, d| self.assume(&rules, &fix, c, d);
         assume::forcing_chains(&self.cand, &self.placed, &self.solution, assume, step, t);

@@ -127,6 +127,35 @@ pub trait Propagate {
     fn propagate(&self, cand: &mut [u16]) -> bool;
 }
 
+/// A board's Latin rules alone, without its other rules (marks, clues): the propagation of
+/// forcing chains, which follow what placing a digit forces in its row and column, as Tatham's
+/// do (Futoshiki and Skyscrapers).
+pub struct LatinOnly<'a, P: Propagate>(pub &'a P);
+
+impl<P: Propagate> Propagate for LatinOnly<'_, P> {
+    fn n(&self) -> usize {
+        self.0.n()
+    }
+
+    fn lines(&self) -> &[Vec<usize>] {
+        self.0.lines()
+    }
+
+    fn propagate(&self, cand: &mut [u16]) -> bool {
+        let (n, all) = (self.n(), self.lines());
+        let mut lines: u32 = (1u32 << (2 * n)) - 1;
+        while lines != 0 {
+            let l = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let touch = |c: usize| lines |= 1 << (c / n) | 1 << (n + c % n);
+            if !propagate_line(n, &all[l], cand, touch) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// Count the solutions from candidates `cand`, up to `limit`, within `budget` search nodes.
 pub fn count_from<P: Propagate>(board: &P, mut cand: Vec<u16>, limit: usize, budget: u64) -> Count {
     let mut out = Count { count: 0, first: None, second: None, aborted: false };
