@@ -5,7 +5,6 @@
 //! solution of the puzzle with the mark turned round, or with the given's digit barred from its
 //! cell, which propagation mostly refutes at once.
 
-use crate::solve::Propagate;
 use crate::techniques::{Position, Tech};
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
@@ -61,11 +60,10 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
     if params.max_level == 1 {
         // Singles read no mark: every mark goes, and a given goes while singles still solve
         // (the same puzzle as trying each clue in turn, without the work).
-        let bare = solve::Board::new(&p);
         for clue in clues {
             if let Clue::Given(c) = clue {
                 p.givens[c] = 0;
-                if !singles_solve(&bare, &p.givens) {
+                if !easy_fixpoint(&p, 1).0 {
                     p.givens[c] = solution[c];
                 }
             }
@@ -196,13 +194,6 @@ fn ladder_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
     rate_traced(&mut pos, Some(&mut trace));
     let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
     (open.is_empty() && pos.unsound == 0, open)
-}
-
-/// Whether `board`'s propagation alone fills every cell from `givens` (level 1 with a board
-/// without marks, level 2 with one).
-fn singles_solve(board: &solve::Board, givens: &[u8]) -> bool {
-    let mut cand = board.start(givens);
-    board.propagate(&mut cand) && cand.iter().all(|&m| m.count_ones() == 1)
 }
 
 fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {
