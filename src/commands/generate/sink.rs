@@ -55,6 +55,8 @@ pub struct RunSink<'a, K: Kind> {
     pub saver: super::saver::Saver,
     /// The run's chunk size (`quota_chunk`), for the cost of exploring a steering level.
     pub chunk: u64,
+    /// The steering levels that apply to the run (`Kind::steer_levels`).
+    pub steer_levels: u8,
     pub _kind: std::marker::PhantomData<K>,
 }
 
@@ -71,7 +73,7 @@ impl<K: Kind> RunSink<'_, K> {
     /// level that made nothing of a grade still needed is not expected to finish.
     fn steer_level(&self, next: u64) -> u8 {
         let (Some(q), true) = (self.quota, self.steering) else { return 0 };
-        let levels = K::STEER_LEVELS as usize + 1;
+        let levels = self.steer_levels as usize + 1;
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
         let cost = |l: usize| -> f64 {
             let made = self.progress.made.get(l).copied().unwrap_or_default();

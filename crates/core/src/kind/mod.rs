@@ -121,6 +121,12 @@ pub trait Kind: Send + Sync + Sized + 'static {
     /// Steering levels above 0: generation settings that shift the grade mix toward the hard
     /// grades, used by quota runs once the common grades are full (`steer`).
     const STEER_LEVELS: u8 = 0;
+    /// The steering levels that apply to a run with these parameters, 0 to `STEER_LEVELS`:
+    /// levels 1 to this one. A level that would make the same puzzles as level 0 is left out,
+    /// so that a quota run does not spend candidates exploring it.
+    fn steer_levels(_params: &Self::Params) -> u8 {
+        Self::STEER_LEVELS
+    }
     /// The parameters of steering level `level` (0: `params` as configured; higher levels make
     /// harder puzzles more often). A candidate's seed does not depend on the level.
     fn steer(params: &Self::Params, _level: u8) -> Self::Params {

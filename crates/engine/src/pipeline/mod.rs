@@ -21,7 +21,7 @@ pub struct Context<K: Kind> {
     /// parameters', whatever the steering level.
     pub params_key: String,
     pub thresholds: Thresholds,
-    /// The parameters of each steering level, 0 (`params`) to `K::STEER_LEVELS`.
+    /// The parameters of each steering level, 0 (`params`) to `K::steer_levels(params)`.
     pub steered: Vec<K::Params>,
     /// A shard's run goes through its own sequence of the run's candidates.
     pub shard: Option<order::Shard>,
@@ -65,8 +65,9 @@ impl Constraint {
 impl<K: Kind> Context<K> {
     pub fn new(master: u64, params: K::Params, thresholds: Thresholds) -> Self {
         let params_key = K::params_key(&params);
-        let steered =
-            (0..=K::STEER_LEVELS).map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) }).collect();
+        let steered = (0..=K::steer_levels(&params))
+            .map(|l| if l == 0 { params.clone() } else { K::steer(&params, l) })
+            .collect();
         Context {
             master,
             params,
@@ -146,15 +147,15 @@ pub fn process<K: Kind>(ctx: &Context<K>, index: u64, log: Option<&mut Vec<LogEn
     process_steered(ctx, index, 0, log)
 }
 
-/// `process` with the parameters of steering level `steer` (0 to `K::STEER_LEVELS`; larger
-/// levels are clamped). The candidate's random stream is the same at every level.
+/// `process` with the parameters of steering level `steer` (0 to the run's
+/// `K::steer_levels`; larger levels are clamped). The candidate's random stream is the same at every level.
 pub fn process_steered<K: Kind>(
     ctx: &Context<K>,
     index: u64,
     steer: u8,
     log: Option<&mut Vec<LogEntry>>,
 ) -> Processed<K> {
-    let steer = steer.min(K::STEER_LEVELS);
+    let steer = steer.min((ctx.steered.len() - 1) as u8);
     let params = &ctx.steered[steer as usize];
     let mut times = StageTimes::default();
     if ctx.target.attempts == 0 {

@@ -471,6 +471,12 @@ pub fn generate_within(
     }))
 }
 
+/// Does propagation alone (`Solver::propagate`: singles, and the cages' sums) fill every cell
+/// from these givens? Then the puzzle has exactly one solution.
+fn propagation_solves(solver: &Solver, givens: &[u8]) -> bool {
+    solver.start(givens).is_some_and(|mut cand| solver.propagate(&mut cand) && cand.iter().all(|&m| m & (m - 1) == 0))
+}
+
 /// Build one puzzle: (board, givens, solution, repairs).
 pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec<u8>, Vec<u8>, u32), Reject> {
     let (mut shape, grid) = board_and_grid(params, rng)?;
@@ -509,6 +515,29 @@ pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec
     let mut orbits = orbits(params.symmetry, n);
     orbits.shuffle(rng);
     let mut solver = Solver::new(&shape, check_budget(&shape));
+    if let Some(share) = params.keep {
+        // A given goes while propagation alone still solves the puzzle (so it stays unique and
+        // easy) and the share of givens stays.
+        let least = (share * (n * n) as f64).ceil() as usize;
+        let mut left = n * n;
+        for orbit in orbits {
+            if left - orbit.len() < least {
+                continue;
+            }
+            let saved: Vec<u8> = orbit.iter().map(|&c| givens[c]).collect();
+            for &c in &orbit {
+                givens[c] = 0;
+            }
+            if propagation_solves(&solver, &givens) {
+                left -= orbit.len();
+            } else {
+                for (&c, &d) in orbit.iter().zip(&saved) {
+                    givens[c] = d;
+                }
+            }
+        }
+        return Ok((shape, givens, grid, repairs));
+    }
     for orbit in orbits {
         let saved: Vec<u8> = orbit.iter().map(|&c| givens[c]).collect();
         for &c in &orbit {
@@ -628,6 +657,41 @@ pub(crate) mod tests {
                 }
             }
             assert!(made >= 3, "{:?}: {made} of 5", p);
+        }
+    }
+
+    /// The steering levels that keep givens (`FamilyParams::keep`) make unique puzzles that
+    /// propagation alone solves, keep their share of givens, and keep more givens as the share
+    /// grows.
+    #[test]
+    fn puzzles_that_keep_givens_are_unique_and_solved_by_propagation() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        let boards = [
+            params(Some((2, 3)), 6, false, false),
+            params(None, 8, false, false),
+            params(Some((3, 3)), 9, true, false),
+            params(Some((3, 4)), 12, false, false),
+            FamilyParams { givens: true, ..params(Some((2, 3)), 6, false, true) },
+        ];
+        for base in &boards {
+            let mut mean = Vec::new();
+            for share in [0.0, 0.45, 0.65] {
+                let p = FamilyParams { keep: Some(share), ..base.clone() };
+                let mut givens_total = 0;
+                for _ in 0..4 {
+                    let (shape, givens, solution, _) = generate(&p, &mut rng).expect("boards fill");
+                    let n = shape.n;
+                    let given = givens.iter().filter(|&&d| d != 0).count();
+                    assert!(given as f64 >= share * (n * n) as f64, "{}: {given} givens", shape.name());
+                    assert!(propagation_solves(&Solver::new(&shape, 1 << 20), &givens), "{}", shape.name());
+                    let c = count_solutions(&shape, &givens, 2, 1 << 22);
+                    assert_eq!((c.count, c.undecided), (1, false), "{}", shape.name());
+                    assert_eq!(c.first.as_deref(), Some(&solution[..]));
+                    givens_total += given;
+                }
+                mean.push(givens_total);
+            }
+            assert!(mean.windows(2).all(|w| w[0] < w[1]), "{base:?}: givens {mean:?}");
         }
     }
 

@@ -47,6 +47,12 @@ pub struct FamilyParams {
     pub cage_sizes: Vec<u32>,
     /// Killer: repairs of the cages before a candidate with two solutions is given up.
     pub max_repairs: u32,
+    /// Keep the puzzle easy (`Some(share)`): a given goes only while propagation alone
+    /// (singles, and the cages' sums on a killer) still solves the puzzle, and while at least
+    /// `share` of the cells stay given. Set by the steering levels only (`steer`), never by
+    /// config, and written nowhere.
+    #[serde(skip)]
+    pub keep: Option<f64>,
 }
 
 impl Default for FamilyParams {
@@ -60,6 +66,7 @@ impl Default for FamilyParams {
             symmetry: Symmetry::Rotate180,
             cage_sizes: vec![0, 4, 4, 2, 1],
             max_repairs: 200,
+            keep: None,
         }
     }
 }
@@ -179,13 +186,26 @@ impl Kind for Family {
         )
     }
 
-    /// Quota steering by the givens' symmetry, as for classic Sudoku (`sudoku::steer`): level 1
-    /// removes givens with no symmetry (fewer stay: more hard and expert puzzles), level 2 four
-    /// at a time under the quarter turn (more stay: more easy ones). Killers without givens
-    /// have none to steer: every level makes the same puzzles there.
-    const STEER_LEVELS: u8 = super::steer::LEVELS;
+    /// Quota steering. Levels 1 and 2 by the givens' symmetry, as for classic Sudoku
+    /// (`sudoku::steer`): level 1 removes givens with no symmetry (fewer stay: more hard and
+    /// expert puzzles), level 2 four at a time under the quarter turn (more stay: more easy
+    /// ones). Levels 3 on keep the puzzle solvable by propagation alone, with at least a share
+    /// of the cells given (`steer::KEEP`): on large boards, where removing givens while the
+    /// solution stays unique leaves almost only expert puzzles, they make the other grades.
+    /// Killers without givens have no givens to steer by: no level applies there.
+    const STEER_LEVELS: u8 = super::steer::LEVELS + super::steer::KEEP.len() as u8;
+    fn steer_levels(params: &FamilyParams) -> u8 {
+        if params.killer && !params.givens {
+            0
+        } else {
+            Self::STEER_LEVELS
+        }
+    }
     fn steer(params: &FamilyParams, level: u8) -> FamilyParams {
-        FamilyParams { symmetry: super::steer::symmetry(params.symmetry, level), ..params.clone() }
+        match level.checked_sub(super::steer::LEVELS + 1) {
+            Some(k) => FamilyParams { keep: Some(super::steer::KEEP[k as usize]), ..params.clone() },
+            None => FamilyParams { symmetry: super::steer::symmetry(params.symmetry, level), ..params.clone() },
+        }
     }
 
     fn shape(p: &FamilyParams) -> String {
