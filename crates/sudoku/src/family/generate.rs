@@ -519,23 +519,9 @@ pub fn generate(params: &FamilyParams, rng: &mut impl Rng) -> Result<(Shape, Vec
         // A given goes while propagation alone still solves the puzzle (so it stays unique and
         // easy) and the share of givens stays.
         let least = (share * (n * n) as f64).ceil() as usize;
-        let mut left = n * n;
-        for orbit in orbits {
-            if left - orbit.len() < least {
-                continue;
-            }
-            let saved: Vec<u8> = orbit.iter().map(|&c| givens[c]).collect();
-            for &c in &orbit {
-                givens[c] = 0;
-            }
-            if propagation_solves(&solver, &givens) {
-                left -= orbit.len();
-            } else {
-                for (&c, &d) in orbit.iter().zip(&saved) {
-                    givens[c] = d;
-                }
-            }
-        }
+        dig_in_stages(&mut givens, &grid, &orbits, 1, |g, _| {
+            g.iter().filter(|&&d| d != 0).count() >= least && propagation_solves(&solver, g)
+        });
         return Ok((shape, givens, grid, repairs));
     }
     for orbit in orbits {
