@@ -16,6 +16,12 @@ ensure_keen() {
   [ -x "$keen" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
 }
 
+# Tatham's Solo (Debian package sgt-puzzles): sets $solo, installing it when absent.
+ensure_solo() {
+  solo=$(command -v sgt-solo || echo /usr/games/sgt-solo)
+  [ -x "$solo" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
+}
+
 # QQWing (Debian package qqwing), installed when absent.
 ensure_qqwing() {
   command -v qqwing >/dev/null || { apt-get update -qq && apt-get install -y -qq qqwing >/dev/null; }

@@ -85,8 +85,7 @@ for cfg in $configs; do
     set_file=$out/solo-$cfg-test.txt
     nt=$(calc "max(2, round(15 * $(share_of "$cfg")))")
     if [ ! -s "$set_file" ]; then
-      solo=$(command -v sgt-solo || echo /usr/games/sgt-solo)
-      [ -x "$solo" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
+      ensure_solo
       echo "== $cfg: making the Solo TEST set ($nt per level) into $set_file" >&2
       : >"$set_file.part"
       levels=$(levels_of "$cfg")

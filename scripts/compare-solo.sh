@@ -14,8 +14,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 scale=${1:-1}
 rows=${2:-"3x3du 3x3dt 2x3da 3x4du 4x4de 3x3kde 9jda 3x3xdu"}
 . "$here/scripts/common.sh"
-solo=$(command -v sgt-solo || echo /usr/games/sgt-solo)
-[ -x "$solo" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
+ensure_solo
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # row: Solo params, Solo count, our flags, our count

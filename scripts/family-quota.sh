@@ -29,8 +29,7 @@ for v in "$n" "$limit"; do
 done
 . "$here/scripts/common.sh"
 if [ "${SOLO:-1}" != 0 ]; then
-  solo=$(command -v sgt-solo || echo /usr/games/sgt-solo)
-  [ -x "$solo" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
+  ensure_solo
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

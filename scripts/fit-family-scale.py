@@ -16,7 +16,8 @@ every size and variant:
      puzzle of every size and variant (pairs across sizes count, so a level graded differently at
      two sizes costs), plus tau-b of KrazyDad's level on its fit books;
   3. the tables: per size and variant three thresholds and one hardest-level floor shared by all,
-     found by coordinate ascent from the built-in tables; then the box sizes' thresholds are made
+     found by coordinate ascent from the built-in tables (or COMPARE's: the ascent finds a local
+     best, so the result depends on where it starts); then the box sizes' thresholds are made
      one size-free scale, each a power of n (k_i(n) = a_i n^b_i: least squares through the
      fitted sizes, then a local search on the same objective), which also gives the sizes Solo
      does not grade (4, 5, 7, 10, 11, 13 to 15, 18 to 25); the jigsaw and X tables are fitted
@@ -29,8 +30,8 @@ Killer tables are left as they are: Solo's killer levels are a weak witness (iss
 Ratings are kept in SOLO_DIR/rated-*.csv (delete them after a rater change).
 
 Usage: scripts/fit-family-scale.py BINARY SOLO_DIR KRAZYDAD_HEX16_JSONL [OUT_TOML]
-       (scripts/family-scale.sh makes Solo's sets and runs it; COMPARE=FILE compares with that
-       config's tables instead of the built-in ones)
+       (scripts/family-scale.sh makes Solo's sets and runs it; COMPARE=FILE starts from and
+       compares with that config's tables instead of the built-in ones)
        OUT_TOML: the fitted [grades.size.N] and [grades.variant.V] tables, to copy into
        crates/sudoku/config/sudoku-family.toml
 """

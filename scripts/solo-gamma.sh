@@ -39,8 +39,7 @@ for v in "$fit" "$test"; do
   [[ "$v" =~ ^[0-9]+$ ]] || { echo "solo-gamma.sh: FIT and TEST are numbers (see --help)" >&2; exit 2; }
 done
 . "$here/scripts/common.sh"
-solo=$(command -v sgt-solo || echo /usr/games/sgt-solo)
-[ -x "$solo" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
+ensure_solo
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
