@@ -285,7 +285,7 @@ fn start<'a, K: Kind>(
     let book = BookWriter::create::<K>(dir.staging(), req.layout, req.overflow, req.techniques.paths)?;
     let dedup = Dedup::create(dir.staging(), keys, req.most_emitted())?;
     let state = State { book, dedup, stats: Stats::new::<K>().in_dir(dir.staging()), progress: Progress::default() };
-    let mut sink = new_sink::<K>(dir, saved, state, req, &cfg.run, K::steer_levels(&cfg.params))?;
+    let mut sink = new_sink::<K>(dir, saved, state, req, cfg)?;
     sink.save(Boundary { next: 0, steer: 0 }, true)?;
     Ok(sink)
 }
@@ -315,7 +315,7 @@ fn reopen<'a, K: Kind>(
     let dedup = Dedup::resume(dir.staging(), progress.keys, req.most_emitted())?;
     let mut stats: Stats = serde_json::from_value(progress.stats.clone())?;
     stats.load_steps(dir.staging(), progress.steps)?;
-    new_sink::<K>(dir, saved, State { book, dedup, stats, progress }, req, &cfg.run, K::steer_levels(&cfg.params))
+    new_sink::<K>(dir, saved, State { book, dedup, stats, progress }, req, cfg)
 }
 
 /// What a run carries from chunk to chunk: its open files, keys, statistics and counts.
@@ -331,9 +331,9 @@ fn new_sink<'a, K: Kind>(
     saved: SavedRun,
     state: State,
     req: &Request,
-    run: &crate::config::RunSection,
-    steer_levels: u8,
+    cfg: &RunConfig<K::Params>,
 ) -> Result<RunSink<'a, K>> {
+    let run = &cfg.run;
     let State { book, dedup, stats, progress } = state;
     // The limit is the run's, over all its sessions.
     let deadline = req.time_limit.map(|t| Instant::now() + t.saturating_sub(Duration::from_secs_f64(progress.seconds)));
@@ -359,7 +359,7 @@ fn new_sink<'a, K: Kind>(
         save_every: Duration::from_secs_f64(run.save_every),
         saver: saver::Saver::new()?,
         chunk: quota_chunk(run.chunk, req.quota) as u64,
-        steer_levels,
+        steer_levels: K::steer_levels(&cfg.params),
         _kind: std::marker::PhantomData,
     })
 }

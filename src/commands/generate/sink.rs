@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 /// within minutes: with 512, an order of 3 easy 25×25 spent 600 s at the configured settings
 /// alone. The run keeps judging the level it chose by everything that level made, so a level
 /// it misjudged on 64 candidates costs only those. (512 before; one thread, seed 1: 16×16
-/// easy=3 62 s → 14 s, Futoshiki 9×9 hard=20 24.7 s → 2.7 s.)
+/// easy=3 62 s → 14 s, Futoshiki 9×9 hard=20 60.6 s → 2.8 s.)
 pub const EXPLORE: u64 = 64;
 
 /// Why the run stopped before its range ended.

@@ -453,7 +453,7 @@ pub fn generate_within(
     stages: usize,
     solvable: &dyn Fn(&Arc<Shape>, &[u8], &[u8], usize) -> bool,
 ) -> Option<Result<(Arc<Shape>, Vec<u8>, Vec<u8>), Reject>> {
-    if params.killer && !params.givens {
+    if params.without_givens() {
         return None;
     }
     Some(board_and_grid(params, rng).and_then(|(mut shape, grid)| {

@@ -76,6 +76,11 @@ impl FamilyParams {
         self.boxes.map_or(self.jigsaw_size, |(r, c)| r * c)
     }
 
+    /// A killer without givens: no given to remove, so no clue removal to steer or stage.
+    pub fn without_givens(&self) -> bool {
+        self.killer && !self.givens
+    }
+
     /// The cage size weights that fit the board (sizes 1 to n).
     pub fn cage_weights(&self) -> &[u32] {
         &self.cage_sizes[..self.cage_sizes.len().min(self.size())]
@@ -195,7 +200,7 @@ impl Kind for Family {
     /// Killers without givens have no givens to steer by: no level applies there.
     const STEER_LEVELS: u8 = super::steer::LEVELS + super::steer::KEEP.len() as u8;
     fn steer_levels(params: &FamilyParams) -> u8 {
-        if params.killer && !params.givens {
+        if params.without_givens() {
             0
         } else {
             Self::STEER_LEVELS
