@@ -17,13 +17,14 @@
 #
 # Usage: scripts/family-quota.sh [N] [LIMIT] [CONFIGS...]
 #   N puzzles per grade (default 20), LIMIT seconds per order (default 60); CONFIGS from:
-#   4 6 8 12 16 25 6j 9j 9x 6k 9k 9xk 9jk (default: all). SOLO=0 skips Solo.
+#   4 6 8 10 12 15 16 20 25 (boxes), 4j 6j 8j 9j 12j 16j (jigsaw), 4x 6x 8x 9x 9jx (X),
+#   4k 6k 8k 9k 9kg (killer with givens) 6jk 9jk 6xk 9xk (default: all). SOLO=0 skips Solo.
 # Installs sgt-puzzles if absent (unless SOLO=0).
 case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}; limit=${2:-60}; shift $(( $# < 2 ? $# : 2 ))
-configs=${*:-4 6 8 12 16 25 6j 9j 9x 6k 9k 9xk 9jk}
+configs=${*:-4 6 8 10 12 15 16 20 25 4j 6j 8j 9j 12j 16j 4x 6x 8x 9x 9jx 4k 6k 8k 9k 9kg 6jk 9jk 6xk 9xk}
 for v in "$n" "$limit"; do
   [[ "$v" =~ ^[0-9]+$ ]] || { echo "family-quota.sh: N and LIMIT are numbers (see --help)" >&2; exit 2; }
 done
@@ -42,7 +43,23 @@ spec() {
     8) echo "--box|2x4 2x4 10" ;;
     12) echo "--box|3x4 3x4 5" ;;
     16) echo "--box|4x4 4x4 2" ;;
+    10) echo "--box|2x5 - 0" ;;
+    15) echo "--box|3x5 - 0" ;;
+    20) echo "--box|4x5 - 0" ;;
     25) echo "--box|5x5 - 0" ;;
+    4j) echo "--jigsaw|--size|4 - 0" ;;
+    8j) echo "--jigsaw|--size|8 - 0" ;;
+    12j) echo "--jigsaw|--size|12 - 0" ;;
+    16j) echo "--jigsaw|--size|16 - 0" ;;
+    4x) echo "--box|2x2|--diagonals - 0" ;;
+    6x) echo "--box|2x3|--diagonals - 0" ;;
+    8x) echo "--box|2x4|--diagonals - 0" ;;
+    9jx) echo "--jigsaw|--size|9|--diagonals - 0" ;;
+    4k) echo "--box|2x2|--killer - 0" ;;
+    8k) echo "--box|2x4|--killer 2x4k 2" ;;
+    9kg) echo "--box|3x3|--killer|--givens - 0" ;;
+    6jk) echo "--jigsaw|--size|6|--killer - 0" ;;
+    6xk) echo "--box|2x3|--diagonals|--killer - 0" ;;
     6j) echo "--jigsaw|--size|6 6j 10" ;;
     9j) echo "--jigsaw|--size|9 9j 10" ;;
     9x) echo "--box|3x3|--diagonals 3x3x 10" ;;

@@ -122,6 +122,25 @@ fn family_quota_runs_steer_toward_the_open_grades() {
     assert!(tried[0] < tried[1], "steered {} against unsteered {} candidates", tried[0], tried[1]);
 }
 
+/// Killers without givens steer by their cage layout (`steer::CAGES`): an easy 9×9 killer is
+/// about 1 in 2,000 at the default cages (seed 1: 1 of 2,000), so an order of 10 easy fills
+/// only once the run tries smaller cages, where it takes 10 candidates (seed 1: 106 in all,
+/// 96 of them at the default cages, which made no easy one).
+#[test]
+fn killer_quota_runs_steer_by_cage_layout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("killer");
+    let o = gen(&out, &["--box", "3x3", "--killer", "--seed", "1", "--quota", "easy=10", "--count", "2000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows(&out, "book-easy.csv"), 10);
+    let cal = calibration(&out);
+    assert!(cal["candidates"]["tried"].as_u64().unwrap() < 400, "{}", cal["candidates"]);
+    for level in cal["order"]["steering"].as_array().unwrap() {
+        let easy = level["made"]["easy"].as_u64().unwrap();
+        assert_eq!(easy > 0, level["level"].as_u64().unwrap() > 0, "{level}");
+    }
+}
+
 /// A small order of a common grade costs no more candidates steered than at the configured
 /// settings alone (`--no-steer`): the other levels are explored only when that is expected to
 /// pay. Classic, easy=100, seed 1: 1,243 candidates steered against 2,088 at level 0 (with

@@ -100,7 +100,14 @@ impl<K: Kind> RunSink<'_, K> {
         let untried = (1..levels).filter(|&l| tried(l) < EXPLORE).count() as u64;
         let chunk_here = crate::pipeline::batch::next_boundary(next, self.chunk.max(1)) - next;
         let explore = EXPLORE + 2 * chunk_here;
-        if tried(0) >= EXPLORE && untried > 0 && cost(0) <= (untried * explore) as f64 {
+        // Only settings that made some of every grade still needed are expected to finish:
+        // judged by its tries alone, a level that made none (a 25×25 easy order at the
+        // configured settings) kept the run for 320 candidates of a second each.
+        let made_each = |l: usize| {
+            let made = self.progress.made.get(l).copied().unwrap_or_default();
+            (0..4).all(|g| self.progress.emitted[g] >= q.0[g] || made[g] > 0)
+        };
+        if tried(0) >= EXPLORE && untried > 0 && made_each(0) && cost(0) <= (untried * explore) as f64 {
             return 0;
         }
         if let Some(l) = (0..levels).find(|&l| tried(l) < EXPLORE) {

@@ -195,20 +195,29 @@ impl Kind for Family {
     /// (`sudoku::steer`): level 1 removes givens with no symmetry (fewer stay: more hard and
     /// expert puzzles), level 2 four at a time under the quarter turn (more stay: more easy
     /// ones). Levels 3 on keep the puzzle solvable by propagation alone, with at least a share
-    /// of the cells given (`steer::KEEP`): on large boards, where removing givens while the
+    /// of the cells given (`steer::keep_share`, by the board's size): on large boards, where removing givens while the
     /// solution stays unique leaves almost only expert puzzles, they make the other grades.
-    /// Killers without givens have no givens to steer by: no level applies there.
+    /// Killers without givens have no givens to steer by: their levels choose the cage layout
+    /// instead, with smaller cages for easier puzzles (`steer::CAGES`).
     const STEER_LEVELS: u8 = super::steer::LEVELS + super::steer::KEEP.len() as u8;
     fn steer_levels(params: &FamilyParams) -> u8 {
         if params.without_givens() {
-            0
+            super::steer::CAGES.len() as u8
         } else {
             Self::STEER_LEVELS
         }
     }
     fn steer(params: &FamilyParams, level: u8) -> FamilyParams {
+        if params.without_givens() {
+            return match level.checked_sub(1) {
+                Some(k) => FamilyParams { cage_sizes: super::steer::CAGES[k as usize].to_vec(), ..params.clone() },
+                None => params.clone(),
+            };
+        }
         match level.checked_sub(super::steer::LEVELS + 1) {
-            Some(k) => FamilyParams { keep: Some(super::steer::KEEP[k as usize]), ..params.clone() },
+            Some(k) => {
+                FamilyParams { keep: Some(super::steer::keep_share(params.size(), k as usize)), ..params.clone() }
+            }
             None => FamilyParams { symmetry: super::steer::symmetry(params.symmetry, level), ..params.clone() },
         }
     }
