@@ -195,8 +195,9 @@ impl Kind for Family {
     /// (`sudoku::steer`): level 1 removes givens with no symmetry (fewer stay: more hard and
     /// expert puzzles), level 2 four at a time under the quarter turn (more stay: more easy
     /// ones). Levels 3 on keep the puzzle solvable by propagation alone, with at least a share
-    /// of the cells given (`steer::keep_share`, by the board's size): on large boards, where removing givens while the
-    /// solution stays unique leaves almost only expert puzzles, they make the other grades.
+    /// of the cells given (`steer::keep_share`, by the board's size): on large boards, where
+    /// removing givens while the solution stays unique leaves almost only expert puzzles, they
+    /// make the other grades.
     /// Killers without givens have no givens to steer by: their levels choose the cage layout
     /// instead, with smaller cages for easier puzzles (`steer::CAGES`).
     const STEER_LEVELS: u8 = super::steer::LEVELS + super::steer::KEEP.len() as u8;
