@@ -80,11 +80,12 @@ impl<K: Kind> RunSink<'_, K> {
         let (Some(q), true) = (self.quota, self.steering) else { return 0 };
         let levels = self.steer_levels as usize + 1;
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
+        let made = |l: usize| self.progress.made.get(l).copied().unwrap_or_default();
+        let open: Vec<usize> = (0..4).filter(|&g| self.progress.emitted[g] < q.0[g]).collect();
         let cost = |l: usize| -> f64 {
-            let made = self.progress.made.get(l).copied().unwrap_or_default();
-            (0..4)
-                .filter(|&g| self.progress.emitted[g] < q.0[g])
-                .map(|g| {
+            let made = made(l);
+            open.iter()
+                .map(|&g| {
                     let left = (q.0[g] - self.progress.emitted[g]) as f64;
                     // One more than made: a level that made none yet is judged by its tries
                     // (it is picked again while others look no better), not written off.
@@ -103,11 +104,8 @@ impl<K: Kind> RunSink<'_, K> {
         // Only settings that made some of every grade still needed are expected to finish:
         // judged by its tries alone, a level that made none (a 25×25 easy order at the
         // configured settings) kept the run for 320 candidates of a second each.
-        let made_each = |l: usize| {
-            let made = self.progress.made.get(l).copied().unwrap_or_default();
-            (0..4).all(|g| self.progress.emitted[g] >= q.0[g] || made[g] > 0)
-        };
-        if tried(0) >= EXPLORE && untried > 0 && made_each(0) && cost(0) <= (untried * explore) as f64 {
+        let made_each_open = open.iter().all(|&g| made(0)[g] > 0);
+        if tried(0) >= EXPLORE && untried > 0 && made_each_open && cost(0) <= (untried * explore) as f64 {
             return 0;
         }
         if let Some(l) = (0..levels).find(|&l| tried(l) < EXPLORE) {
