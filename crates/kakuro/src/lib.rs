@@ -62,7 +62,8 @@ impl Kakuro {
     /// combination and less 0.1 per crossing forced by two such runs (their combinations share
     /// exactly one digit, so the cell is known at once).
     pub fn ratio_metrics(&self, lay: &Layout) -> (f64, f64) {
-        let runs = lay.runs.len().max(1) as f64;
+        // Free runs (`Run::is_free`) are no runs of the puzzle's: not counted.
+        let runs = lay.runs.iter().filter(|r| !r.is_free()).count().max(1) as f64;
         let plain = lay.whites.len() as f64 / runs;
         let unique = |r: &solve::Run| sum_combos(r.sum as u32, r.cells.len()).len() == 1;
         let unique_runs = lay.runs.iter().filter(|r| unique(r)).count();
@@ -279,5 +280,32 @@ impl Kind for KakuroKind {
             round(plain).into(),
             round(adjusted).into(),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Holst's boards may leave a white cell alone between blocks with no clue that way: it is
+    /// read with a free run there, counted by no measure, and the solver and rater take it.
+    #[test]
+    fn a_white_cell_without_a_run_one_way_is_read_solved_and_rated() {
+        // r2c1 has no across run and r1c2 no down run.
+        let line = r##"{"rows":3,"cols":3,"cells":[["#","4\\","#"],["\\3",".","."],["#",".","#"]]}"##;
+        let p = KakuroKind::parse(line, &KakuroParams::default()).expect("read");
+        let lay = Layout::new(&p).expect("layout");
+        assert_eq!(lay.runs.iter().filter(|r| r.is_free()).count(), 2);
+        assert_eq!(p.ratio_metrics(&lay).0, 3.0 / 2.0, "the two clued runs only");
+        let solved = KakuroKind::solve(&p, 2);
+        assert_eq!(solved.count, 1);
+        let s = solved.first.expect("a solution");
+        assert_eq!(s.digits, vec![0, 0, 0, 0, 1, 2, 0, 3, 0]);
+        let rated = KakuroKind::rate(&p, &s, None);
+        assert!(rated.solved && rated.unsound == 0);
+        // Two or more white cells without a clue stay an error.
+        let open = line.replace(r#""4\\""#, r##""#""##);
+        let err = KakuroKind::parse(&open, &KakuroParams::default()).and_then(|p| Layout::new(&p).map(|_| ()));
+        assert!(err.unwrap_err().contains("no down sum for its run of 2 cells"));
     }
 }

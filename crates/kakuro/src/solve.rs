@@ -14,6 +14,9 @@ use pf_core::common::cage::sum_combos;
 /// All digits 1..=9 as a candidate mask (bit d = digit d).
 pub const ALL: u16 = 0b11_1111_1110;
 
+/// The combinations of a free run (`Run::is_free`): any one digit.
+static FREE: [u16; 9] = [1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5, 1 << 6, 1 << 7, 1 << 8, 1 << 9];
+
 /// One run: its sum, its cells (white indices, in order), its direction and clue cell.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -24,6 +27,14 @@ pub struct Run {
     pub clue: u32,
     /// The table's combinations for (sum, len).
     pub combos: &'static [u16],
+}
+
+impl Run {
+    /// A free run: one white cell that no clue covers in this direction (sum 0, any digit).
+    /// Read boards may have them (Holst's Kakuro); generated ones never do.
+    pub fn is_free(&self) -> bool {
+        self.sum == 0
+    }
 }
 
 /// The structure of a board: white cells, runs, and the two runs through each white cell.
@@ -44,7 +55,8 @@ pub struct Layout {
 impl Layout {
     /// Derive and check the structure: first row and column are blocks, every white cell lies
     /// in an across and a down run of 2 to 9 cells, each with a clue whose sum some set of
-    /// distinct digits reaches; no clue without a run.
+    /// distinct digits reaches; no clue without a run. A white cell alone between blocks in one
+    /// direction, with no clue there, gets a free run in it (`Run::is_free`).
     pub fn new(k: &Kakuro) -> Result<Layout, String> {
         let (rows, cols) = (k.rows, k.cols);
         if !(1..=MAX_READ_SIDE).contains(&rows) || !(1..=MAX_READ_SIDE).contains(&cols) {
@@ -87,6 +99,14 @@ impl Layout {
                     let dir = if across { "right" } else { "down" };
                     match (sum, cells.len()) {
                         (0, 0) => continue,
+                        // A lone white cell with no clue this way (boards of Holst's Kakuro):
+                        // no run constrains it here, so it gets a free run, any digit.
+                        (0, 1) => {
+                            cell_runs[cells[0] as usize][!across as usize] = runs.len() as u32;
+                            let clue = (r * cols + c) as u32;
+                            runs.push(Run { sum: 0, cells, across, clue, combos: &FREE });
+                            continue;
+                        }
                         (0, n) => return Err(format!("block [{r}, {c}] has no {dir} sum for its run of {n} cells")),
                         (s, 0) => return Err(format!("block [{r}, {c}] has {dir} sum {s} but no run")),
                         (_, 1) => return Err(format!("block [{r}, {c}] starts a {dir} run of 1 cell (needs 2 to 9)")),

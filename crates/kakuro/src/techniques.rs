@@ -204,8 +204,15 @@ fn bands(lay: &Layout) -> Vec<Band> {
                 let mut total = 0i32;
                 let mut covered = vec![false; lay.whites.len()];
                 let mut any_cross = false;
+                let mut unknown = false;
                 for (run, &(a, b)) in lay.runs.iter().zip(&span) {
                     if a < lo || b > hi {
+                        continue;
+                    }
+                    if run.is_free() {
+                        // A free run along the band leaves its total unknown; one across it
+                        // is a cell like any other outside the crossing runs.
+                        unknown |= run.across == across;
                         continue;
                     }
                     if run.across == across {
@@ -218,7 +225,7 @@ fn bands(lay: &Layout) -> Vec<Band> {
                         }
                     }
                 }
-                if !any_cross {
+                if !any_cross || unknown {
                     continue;
                 }
                 let cells: Vec<usize> =
