@@ -515,6 +515,10 @@ pub enum Command {
         /// The steering level the candidate was made at (the record's `steer` column).
         #[arg(long, default_value_t = 0)]
         steer: u8,
+        /// The run's --quota, when it was a quota order: its candidates were made without
+        /// grade targeting (KenKen's `[target]`), and are rebuilt so. The counts are not used.
+        #[arg(long, value_name = "GRADE=N,...", value_parser = parse_quota)]
+        quota: Option<Quota>,
     },
 }
 

@@ -128,9 +128,10 @@ fn book_rows(dir: &Path, file: &str) -> Vec<csv::StringRecord> {
 #[test]
 fn a_quota_order_in_shards_merges_to_exactly_the_quota_without_duplicates() {
     // 3x3 KenKen has few distinct puzzles, so the shards make the same ones: the merge drops
-    // them and the reserves keep every quota exact.
+    // them and the reserves keep every quota exact. (Few distinct mediums exist: eight, shared
+    // as 3 per shard with the reserve, found only 7 once quota orders stopped making variants.)
     let tmp = tempfile::tempdir().unwrap();
-    let quota = "easy=20,medium=8";
+    let quota = "easy=20,medium=6";
     let dirs: Vec<_> = (0..4).map(|k| tmp.path().join(format!("q{k}"))).collect();
     for (k, d) in dirs.iter().enumerate() {
         let spec = format!("{k}/4");
@@ -144,16 +145,16 @@ fn a_quota_order_in_shards_merges_to_exactly_the_quota_without_duplicates() {
     let cal = json(&out.join("calibration.json"));
     assert_eq!(cal["order"]["stopped"], "quotas met");
     assert!(cal["candidates"]["rejected"]["duplicate"].as_u64().unwrap() > 0, "the shards made the same puzzles");
-    for (g, want) in [("easy", 20), ("medium", 8), ("hard", 0), ("expert", 0)] {
+    for (g, want) in [("easy", 20), ("medium", 6), ("hard", 0), ("expert", 0)] {
         let rows = book_rows(&out, &format!("book-{g}.csv"));
         assert_eq!(rows.len(), want, "{g}");
         assert_eq!(cal["order"]["quota"][g]["emitted"], want);
         assert_eq!(cal["order"]["quota"][g]["missing"], 0);
     }
     let all = book_rows(&out, "puzzles.csv");
-    assert_eq!(all.len(), 28);
+    assert_eq!(all.len(), 26);
     let keys: HashSet<String> = all.iter().map(|r| r[10].to_string()).collect();
-    assert_eq!(keys.len(), 28, "a canonical key twice");
+    assert_eq!(keys.len(), 26, "a canonical key twice");
     let index: Vec<u64> = all.iter().map(|r| r[3].parse().unwrap()).collect();
     assert!(index.windows(2).all(|w| w[0] < w[1]), "not in candidate order");
     // Every puzzle the shards made beyond the books is in overflow.jsonl, none twice.
@@ -163,7 +164,7 @@ fn a_quota_order_in_shards_merges_to_exactly_the_quota_without_duplicates() {
         .map(|g| cal["order"]["quota"][g]["surplus"].as_u64().unwrap())
         .sum();
     assert_eq!(overflow.lines().count() as u64, surplus);
-    assert_eq!(cal["candidates"]["accepted"].as_u64().unwrap(), 28 + surplus);
+    assert_eq!(cal["candidates"]["accepted"].as_u64().unwrap(), 26 + surplus);
 }
 
 #[test]

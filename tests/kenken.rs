@@ -236,6 +236,37 @@ fn kenken_books_are_identical_across_thread_counts() {
     assert_eq!(stdout(&o).lines().next().unwrap(), line);
 }
 
+/// A `--quota` order makes no variants (it keeps every candidate of a grade it still needs);
+/// `replay --quota` rebuilds its rows, and without it the targeted candidate comes back.
+#[test]
+fn quota_orders_make_no_variants_and_replay_rebuilds_their_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("q");
+    let args = ["--kind", "kenken", "generate", "--size", "5", "--quota", "easy=6,medium=6,hard=6,expert=6"];
+    let mut a = args.to_vec();
+    a.extend(["--seed", "3", "--quiet", "--out", out.to_str().unwrap()]);
+    let o = run(&a, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cal: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("calibration.json")).unwrap()).unwrap();
+    assert_eq!(cal["candidates"]["variants"], cal["candidates"]["tried"], "{}", cal["candidates"]);
+    let jsonl = std::fs::read_to_string(out.join("puzzles.jsonl")).unwrap();
+    let mut differs = 0;
+    for line in jsonl.lines() {
+        let rec: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (index, steer) = (rec["index"].to_string(), rec["steer"].to_string());
+        let replay = ["--kind", "kenken", "replay", "--size", "5", "--seed", "3", "--index", &index, "--steer", &steer];
+        let mut quota = replay.to_vec();
+        quota.extend(["--quota", "easy=6,medium=6,hard=6,expert=6"]);
+        let o = run(&quota, None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o).lines().next().unwrap(), line);
+        let o = run(&replay, None);
+        differs += (stdout(&o).lines().next() != Some(line)) as usize;
+    }
+    assert!(differs > 0, "targeting is on at 5x5 in a count run, so some rows differ without --quota");
+}
+
 /// A cage over `cells` meeting `solution`: `+`, `*` (when the product fits) or `?`, by `pick`.
 fn cage_over(cells: Vec<u8>, solution: &[u8], pick: u32) -> Cage {
     let digits: Vec<u8> = cells.iter().map(|&c| solution[c as usize]).collect();

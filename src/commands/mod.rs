@@ -316,8 +316,8 @@ fn run_kind<K: Kind>(cli: Cli, saved: Option<SavedRun>) -> Result<ExitCode> {
         Command::Solve { input } => lines::solve::<K>(&cfg, input.as_deref()),
         Command::Explain { input, format } => explain::explain::<K>(&cfg, input.as_deref(), format),
         Command::Hint { input, reveal, format } => explain::hint::<K>(&cfg, input.as_deref(), reveal, format),
-        Command::Replay { seed, index, steer } => {
-            replay::replay::<K>(&cfg, &ids()?, seed, index, steer).map(|_| ExitCode::SUCCESS)
+        Command::Replay { seed, index, steer, quota } => {
+            replay::replay::<K>(&cfg, &ids()?, seed, index, steer, quota.is_some()).map(|_| ExitCode::SUCCESS)
         }
         Command::Calibrate { reference, levels, method, shares, holdout, seed, floor, write_config, dump, report } => {
             let args = calibrate::Args {

@@ -12,7 +12,15 @@ use anyhow::{Context as _, Result};
 use std::fmt::Write as _;
 use std::io::Write;
 
-pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, index: u64, steer: u8) -> Result<()> {
+/// `quota`: the run was a `--quota` order (made without grade targeting).
+pub fn replay<K: Kind>(
+    cfg: &RunConfig<K::Params>,
+    ids: &IdPrefix,
+    master: u64,
+    index: u64,
+    steer: u8,
+    quota: bool,
+) -> Result<()> {
     if steer > K::STEER_LEVELS {
         return Err(crate::config::UsageError(format!(
             "--steer {steer}: {} has steering levels 0 to {}",
@@ -22,8 +30,8 @@ pub fn replay<K: Kind>(cfg: &RunConfig<K::Params>, ids: &IdPrefix, master: u64, 
         .into());
     }
     let key = crate::kinds::GradeKey::of_run::<K>(&cfg.params);
-    let ctx =
-        Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(&key)).with_target(cfg.target_for(key.size));
+    let ctx = Context::<K>::new(master, cfg.params.clone(), cfg.thresholds_for(&key))
+        .with_target(cfg.target_for_run(key.size, quota));
     let mut log = Vec::new();
     let p = process_steered(&ctx, index, steer, Some(&mut log));
     // The whole text first, then one write: a failure names where it went.

@@ -421,8 +421,8 @@ pub fn generate<K: Kind>(
     resumed: Option<(OutDir, SavedRun)>,
 ) -> Result<ExitCode> {
     let key = GradeKey::of_run::<K>(&cfg.params);
-    let mut ctx =
-        Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(&key)).with_target(cfg.target_for(key.size));
+    let mut ctx = Context::<K>::new(req.seed, cfg.params.clone(), cfg.thresholds_for(&key))
+        .with_target(cfg.target_for_run(key.size, req.order.is_some()));
     ctx.shard = req.shard;
     (ctx.trace, ctx.constraint) = req.techniques.build::<K>(req.order)?;
     let mut slot = None;
