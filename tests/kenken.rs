@@ -403,7 +403,9 @@ fn boards_beyond_keen_have_an_empty_keen_id() {
 fn calibrate_fits_every_size_of_a_mixed_reference_and_writes_them_all() {
     // A reference of two sizes, labelled with our own grades: each size is fitted on its own
     // puzzles (its steps are on another scale), the per-size table names both, the report draws
-    // one panel per size, and the written config holds both sizes' tables.
+    // one panel per size, and the written config holds both sizes' tables. Our grades have a
+    // hardest-level floor, so the fit has one too (`--floor`): without it, the 4×4 puzzles that
+    // hardening makes expert by their level alone come back easier.
     let tmp = tempfile::tempdir().unwrap();
     let mut reference = String::new();
     for size in ["4", "7"] {
@@ -433,6 +435,7 @@ fn calibrate_fits_every_size_of_a_mixed_reference_and_writes_them_all() {
             "easy,medium,hard,expert",
             "--holdout",
             "0.3",
+            "--floor",
             "--report",
             report.to_str().unwrap(),
             "--write-config",
@@ -460,6 +463,7 @@ fn calibrate_fits_every_size_of_a_mixed_reference_and_writes_them_all() {
     let sizes = written["grades"]["size"].as_table().unwrap();
     assert!(sizes.contains_key("4") && sizes.contains_key("7"));
     assert!(sizes["7"]["k1"].as_float().unwrap() > sizes["4"]["k1"].as_float().unwrap());
+    assert!(sizes["4"]["level_floor"].as_array().unwrap().iter().any(|f| f.as_integer() != Some(0)));
 }
 
 #[test]
@@ -482,4 +486,74 @@ fn size_tables_no_kenken_can_use_and_targets_out_of_range_are_named() {
     let o = run(&["--kind", "kenken", "rate", "-"], Some(&format!("{line}\n")));
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("line 1: cage 1: \"target\" 1e+30 is out of range"), "{}", stderr(&o));
+}
+
+/// `[target] levels` aims each grade's variants (and a quota run's steering) at a steering
+/// level: one past the kind's last is refused naming the key; a quota run steers to the levels
+/// aimed at its grades, and a grade that cannot be made (3×3 expert) does not starve the others.
+#[test]
+fn aimed_levels_steer_quota_runs_and_a_grade_none_can_make_waits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("c.toml");
+    std::fs::write(&cfg, "[target]\nlevels = [1, 2, 3, 9]\n").unwrap();
+    let out = tmp.path().join("bad");
+    let o = run(
+        &[
+            "--kind",
+            "kenken",
+            "--config",
+            cfg.to_str().unwrap(),
+            "generate",
+            "--count",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("[target] levels: 9 is past this run's last steering level, 4"), "{}", stderr(&o));
+
+    let cal = |dir: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap()
+    };
+    let six = tmp.path().join("six");
+    let quota = "easy=30,medium=30,hard=30,expert=30";
+    let o = run(
+        &[
+            "--kind",
+            "kenken",
+            "generate",
+            "--size",
+            "6",
+            "--quota",
+            quota,
+            "--seed",
+            "4",
+            "--quiet",
+            "--out",
+            six.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c = cal(&six);
+    assert_eq!(c["order"]["stopped"], "quotas met");
+    let tried: Vec<u64> =
+        c["order"]["steering"].as_array().unwrap().iter().map(|l| l["tried"].as_u64().unwrap()).collect();
+    assert!(tried[3] + tried[4] > tried[0], "the hard and expert levels did most: {tried:?}");
+
+    let three = tmp.path().join("three");
+    let o = run(
+        &["--kind", "kenken", "generate", "--size", "3", "--quota", "easy=20,expert=1", "--seed", "4", "--quiet"]
+            .iter()
+            .copied()
+            .chain(["--time-limit", "3", "--out", three.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(3), "the expert quota is not met: {}", stderr(&o));
+    let c = cal(&three);
+    assert_eq!(c["order"]["quota"]["easy"]["emitted"], 20, "{}", c["order"]);
+    assert_eq!(c["order"]["quota"]["expert"]["emitted"], 0);
 }

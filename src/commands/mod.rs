@@ -201,6 +201,13 @@ pub(crate) fn configure<K: Kind>(cli: &Cli, saved: Option<&SavedRun>) -> Result<
             K::HAS_VARIANTS,
             &config::source_name::<K>(cli.config.as_deref()),
         )?;
+        let last = K::steer_levels(&cfg.params);
+        if let Some(l) = cfg.target.levels.iter().find(|&&l| l > last) {
+            return Err(UsageError(format!(
+                "{}: [target] levels: {l} is past this run's last steering level, {last}",
+                config::source_name::<K>(cli.config.as_deref())
+            )));
+        }
     } else if matches!(
         cli.command,
         Command::Rate { .. }

@@ -65,11 +65,14 @@ fn default_save_every() -> f64 {
 }
 
 /// Grade targeting: each candidate draws a target grade from `shares` and makes up to
-/// `attempts` variants until one has that grade (0: off, the candidate is its first variant).
+/// `attempts` variants until one has that grade (0: off, the candidate is its first variant),
+/// each at the kind's steering level `levels[grade]` (settings aimed at that grade; 0 = as
+/// configured).
 #[derive(Serialize, Clone, Copy, Debug, PartialEq)]
 pub struct TargetSection {
     pub attempts: u32,
     pub shares: [f64; 4],
+    pub levels: [u8; 4],
 }
 
 /// `[target]` as written: the keys of `TargetSection` and per-size `attempts`
@@ -82,6 +85,8 @@ struct TargetKeys {
     #[serde(default = "even_shares")]
     shares: [f64; 4],
     #[serde(default)]
+    levels: [u8; 4],
+    #[serde(default)]
     size: BTreeMap<String, TargetSizeKeys>,
 }
 
@@ -93,7 +98,7 @@ struct TargetSizeKeys {
 
 impl Default for TargetKeys {
     fn default() -> Self {
-        TargetKeys { attempts: 0, shares: even_shares(), size: BTreeMap::new() }
+        TargetKeys { attempts: 0, shares: even_shares(), levels: [0; 4], size: BTreeMap::new() }
     }
 }
 
@@ -103,7 +108,7 @@ fn even_shares() -> [f64; 4] {
 
 impl Default for TargetSection {
     fn default() -> Self {
-        TargetSection { attempts: 0, shares: even_shares() }
+        TargetSection { attempts: 0, shares: even_shares(), levels: [0; 4] }
     }
 }
 
@@ -383,7 +388,7 @@ pub(crate) fn from_table<P: DeserializeOwned>(
         by_variant,
         params: file.generate,
         run: file.run,
-        target: TargetSection { attempts: t.attempts, shares: t.shares },
+        target: TargetSection { attempts: t.attempts, shares: t.shares, levels: t.levels },
         target_by_size,
         table,
         user_grades,

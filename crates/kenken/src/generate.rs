@@ -206,6 +206,71 @@ fn repair(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], other: &[u8], 
     true
 }
 
+/// The search nodes `harden` aims at: `p.aim` at 6×6, growing as the size to the fourth (the
+/// nodes a unique count takes grow so at equal grade: hard puzzles 4.6 at 6×6, 13 at 9×9;
+/// expert 9.3 and 55), at least 2.
+pub(crate) fn aim_nodes(p: &KenKenParams) -> u64 {
+    ((p.aim as f64 * (p.size as f64 / 6.0).powi(4)).round() as u64).max(2)
+}
+
+fn adjacent(a: &[u8], b: &[u8], n: usize) -> bool {
+    a.iter().any(|&x| {
+        b.iter().any(|&y| {
+            let (x, y) = (x as usize, y as usize);
+            (x / n == y / n && x.abs_diff(y) == 1) || x.abs_diff(y) == n
+        })
+    })
+}
+
+/// Make a unique puzzle harder while it stays unique, until its uniqueness count takes
+/// `aim_nodes` search nodes (the cheap estimate of its grade: nodes grow with the grade, and
+/// the count must run anyway): each step gives a random cage the next less demanding operation
+/// that fits, or merges it with a neighbouring cage (a given included) within the largest
+/// cage size, and is kept when the puzzle stays unique and its count takes no fewer nodes.
+fn harden(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], rng: &mut Xoshiro256PlusPlus) {
+    let n = puzzle.size as usize;
+    let want = aim_nodes(p);
+    let mut nodes = count_within(puzzle, 2, GENERATE_BUDGET, Some(solution)).nodes;
+    let tries = 4 * n;
+    for _ in 0..tries {
+        if nodes >= want {
+            break;
+        }
+        let k = rng.gen_range(0..puzzle.cages.len());
+        let cage = &puzzle.cages[k];
+        let options = fitting(p, &digits_of(&cage.cells, solution));
+        let here = options.iter().position(|&o| o == (cage.op, cage.target));
+        let mut next = puzzle.clone();
+        match here {
+            Some(i) if i + 1 < options.len() && rng.gen::<bool>() => {
+                (next.cages[k].op, next.cages[k].target) = options[i + 1];
+            }
+            _ => {
+                let max = p.max_cage().max(2);
+                let others: Vec<usize> = (0..puzzle.cages.len())
+                    .filter(|&j| {
+                        j != k
+                            && puzzle.cages[j].cells.len() + cage.cells.len() <= max
+                            && adjacent(&cage.cells, &puzzle.cages[j].cells, n)
+                    })
+                    .collect();
+                let Some(&j) = others.choose(rng) else { continue };
+                let mut cells = cage.cells.clone();
+                cells.extend(&puzzle.cages[j].cells);
+                cells.sort_unstable();
+                let (op, target) = choose_op(p, &digits_of(&cells, solution), rng);
+                next.cages[k] = Cage { op, target, cells };
+                next.cages.swap_remove(j);
+            }
+        }
+        let found = count_within(&next, 2, GENERATE_BUDGET, Some(solution));
+        if !found.aborted && found.count == 1 && found.nodes >= nodes {
+            *puzzle = next;
+            nodes = found.nodes;
+        }
+    }
+}
+
 pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<super::KenKenKind>, Reject> {
     let n = p.size as usize;
     let solution = random_latin_square(n, rng);
@@ -243,6 +308,9 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
         }
         repairs += 1;
     }
+    if p.aim > 0 && proven_unique {
+        harden(&mut puzzle, p, &solution, rng);
+    }
     // Cages in order of their first cell, as Keen lists clues.
     puzzle.cages.sort_by_key(|c| c.cells[0]);
     Ok(Generated { puzzle, solution, repairs, proven_unique })
@@ -272,6 +340,32 @@ mod tests {
                 unique += (super::super::solve::count_solutions(&g.puzzle, 2).count == 1) as u32;
             }
             assert!(unique >= 19, "size {size}: {unique}/20 unique");
+        }
+    }
+
+    #[test]
+    fn hardening_keeps_the_solution_unique_and_deepens_the_search() {
+        for size in [4u8, 6, 9] {
+            let (mut plain, mut hard) = (0u64, 0u64);
+            for aim in [0, 4] {
+                let p = KenKenParams { size, aim, ..KenKenParams::default() };
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+                for _ in 0..30 {
+                    let g = generate(&p, &mut rng).unwrap();
+                    g.puzzle.validate().unwrap();
+                    for cage in &g.puzzle.cages {
+                        assert!(cage.cells.len() <= p.max_cage() + 1, "{cage:?}");
+                        assert!(cage.op.satisfied(cage.target, &digits_of(&cage.cells, &g.solution)), "{cage:?}");
+                        assert_eq!(components(&cage.cells, size as usize).len(), 1, "cage not connected: {cage:?}");
+                    }
+                    let found = super::super::solve::count_solutions(&g.puzzle, 2);
+                    if g.proven_unique {
+                        assert_eq!((found.count, found.first.as_deref()), (1, Some(&g.solution[..])));
+                    }
+                    *if aim == 0 { &mut plain } else { &mut hard } += found.nodes;
+                }
+            }
+            assert!(hard > plain, "size {size}: search nodes {hard} hardened, {plain} not");
         }
     }
 }

@@ -141,6 +141,11 @@ pub struct KenKenParams {
     pub prefer_demanding: f64,
     pub directions: String,
     pub max_repairs: u32,
+    /// Steering only (`steer.rs`), never configured: after the repair loop, make the puzzle
+    /// harder until its uniqueness search takes this many nodes at 6×6 (scaled with the size,
+    /// `generate::aim_nodes`); 0 = off.
+    #[serde(skip)]
+    pub aim: u32,
 }
 
 impl KenKenParams {
@@ -202,6 +207,7 @@ impl Default for KenKenParams {
             prefer_demanding: 0.9,
             directions: "rdlu".into(),
             max_repairs: 30,
+            aim: 0,
         }
     }
 }

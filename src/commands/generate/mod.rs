@@ -360,6 +360,7 @@ fn new_sink<'a, K: Kind>(
         saver: saver::Saver::new()?,
         chunk: quota_chunk(run.chunk, req.quota) as u64,
         steer_levels: K::steer_levels(&cfg.params),
+        aimed: cfg.target.levels,
         _kind: std::marker::PhantomData,
     })
 }

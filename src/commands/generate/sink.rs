@@ -26,6 +26,10 @@ use std::time::{Duration, Instant};
 /// easy=3 62 s → 14 s, Futoshiki 9×9 hard=20 60.6 s → 2.8 s.)
 pub const EXPLORE: u64 = 64;
 
+/// Tries after which a level aimed at a grade (`[target] levels`) that made none of it is
+/// passed over while other grades are open.
+pub const STALLED: u64 = 256;
+
 /// Why the run stopped before its range ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -62,6 +66,8 @@ pub struct RunSink<'a, K: Kind> {
     pub chunk: u64,
     /// The steering levels that apply to the run (`Kind::steer_levels`).
     pub steer_levels: u8,
+    /// `[target] levels`: the steering level aimed at each grade; all 0 when the kind has none.
+    pub aimed: [u8; 4],
     pub _kind: std::marker::PhantomData<K>,
 }
 
@@ -82,6 +88,26 @@ impl<K: Kind> RunSink<'_, K> {
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
         let made = |l: usize| self.progress.made.get(l).copied().unwrap_or_default();
         let open: Vec<usize> = (0..4).filter(|&g| self.progress.emitted[g] < q.0[g]).collect();
+        if self.aimed.iter().any(|&l| l > 0) {
+            // Levels aimed at the grades (KenKen): no exploring, the level aimed at the open
+            // grade that its own level would take the most candidates to fill (one more than
+            // tried and made: an untried level is judged by what is left). The others fill on
+            // the way. A grade whose level made none of it in `STALLED` tries (3×3 expert: none
+            // exist) waits while another grade is open, so that it does not starve them.
+            let aimed = |g: usize| (self.aimed[g] as usize).min(levels - 1);
+            let need = |g: usize| {
+                let left = (q.0[g] - self.progress.emitted[g]) as f64;
+                left * (tried(aimed(g)) + 1) as f64 / (made(aimed(g))[g] + 1) as f64
+            };
+            let stalled = |g: &usize| tried(aimed(*g)) >= STALLED && made(aimed(*g))[*g] == 0;
+            let live: Vec<usize> = open.iter().copied().filter(|g| !stalled(g)).collect();
+            let pool = if live.is_empty() { &open } else { &live };
+            let worst = pool.iter().copied().fold(None, |w: Option<usize>, g| match w {
+                Some(b) if need(b) > need(g) => Some(b),
+                _ => Some(g),
+            });
+            return worst.map_or(0, |g| aimed(g) as u8);
+        }
         let cost = |l: usize| -> f64 {
             let made = made(l);
             open.iter()

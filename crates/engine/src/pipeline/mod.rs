@@ -166,6 +166,12 @@ pub fn process_steered<K: Kind>(
     // Grade targeting, as Keen reaches its levels: variants until one has the target grade,
     // else the accepted variant nearest it (the first of equals), else the last rejection.
     let target = ctx.target_grade(index);
+    // Variants aimed at the grade: made at the steering level whose settings make it most
+    // (`[target] levels`), unless the candidate is steered already.
+    let params = match steer {
+        0 => &ctx.steered[(ctx.target.levels[target.index()] as usize).min(ctx.steered.len() - 1)],
+        _ => params,
+    };
     let mut best: Option<(u32, Accepted<K>)> = None;
     let mut last_err = Reject::NoSolution;
     let mut made = 0;
