@@ -154,7 +154,6 @@ impl<P> RunConfig<P> {
             .unwrap_or(self.thresholds)
     }
 
-    /// Grade targeting for a grid size (`[target.size.N] attempts` when given).
     /// `[target]` for a run: per size, and off for a `--quota` order, which keeps every
     /// candidate of a grade it still needs, so a variant aimed at a drawn grade would only
     /// throw away puzzles it wants (a variant costs what a candidate does). `replay --quota`
@@ -168,6 +167,7 @@ impl<P> RunConfig<P> {
         }
     }
 
+    /// Grade targeting for a grid size (`[target.size.N] attempts` when given).
     pub fn target_for(&self, size: Option<usize>) -> TargetSection {
         let attempts = size.and_then(|s| self.target_by_size.get(&s)).copied().unwrap_or(self.target.attempts);
         TargetSection { attempts, ..self.target }

@@ -157,8 +157,7 @@ fn components(cells: &[u8], n: usize) -> Vec<Vec<u8>> {
             let mut j = 0;
             while j < left.len() {
                 let x = left[j] as usize;
-                let adjacent = (c / n == x / n && c.abs_diff(x) == 1) || c.abs_diff(x) == n;
-                if adjacent {
+                if side_by_side(c, x, n) {
                     part.push(left.swap_remove(j));
                 } else {
                     j += 1;
@@ -213,13 +212,14 @@ pub(crate) fn aim_nodes(p: &KenKenParams) -> u64 {
     ((p.aim as f64 * (p.size as f64 / 6.0).powi(4)).round() as u64).max(2)
 }
 
+/// Whether cells `a` and `b` of an n×n grid share a side.
+fn side_by_side(a: usize, b: usize, n: usize) -> bool {
+    (a / n == b / n && a.abs_diff(b) == 1) || a.abs_diff(b) == n
+}
+
+/// Whether two cages share a side.
 fn adjacent(a: &[u8], b: &[u8], n: usize) -> bool {
-    a.iter().any(|&x| {
-        b.iter().any(|&y| {
-            let (x, y) = (x as usize, y as usize);
-            (x / n == y / n && x.abs_diff(y) == 1) || x.abs_diff(y) == n
-        })
-    })
+    a.iter().any(|&x| b.iter().any(|&y| side_by_side(x as usize, y as usize, n)))
 }
 
 /// Make a unique puzzle harder while it stays unique, until its uniqueness count takes
