@@ -88,6 +88,7 @@ impl<K: Kind> RunSink<'_, K> {
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
         let made = |l: usize| self.progress.made.get(l).copied().unwrap_or_default();
         let open: Vec<usize> = (0..4).filter(|&g| self.progress.emitted[g] < q.0[g]).collect();
+        let left = |g: usize| (q.0[g] - self.progress.emitted[g]) as f64;
         if self.aimed.iter().any(|&l| l > 0) {
             // Levels aimed at the grades (KenKen): no exploring, the level aimed at the open
             // grade that its own level would take the most candidates to fill (one more than
@@ -95,10 +96,7 @@ impl<K: Kind> RunSink<'_, K> {
             // the way. A grade whose level made none of it in `STALLED` tries (3×3 expert: none
             // exist) waits while another grade is open, so that it does not starve them.
             let aimed = |g: usize| (self.aimed[g] as usize).min(levels - 1);
-            let need = |g: usize| {
-                let left = (q.0[g] - self.progress.emitted[g]) as f64;
-                left * (tried(aimed(g)) + 1) as f64 / (made(aimed(g))[g] + 1) as f64
-            };
+            let need = |g: usize| left(g) * (tried(aimed(g)) + 1) as f64 / (made(aimed(g))[g] + 1) as f64;
             let stalled = |g: &usize| tried(aimed(*g)) >= STALLED && made(aimed(*g))[*g] == 0;
             let live: Vec<usize> = open.iter().copied().filter(|g| !stalled(g)).collect();
             let pool = if live.is_empty() { &open } else { &live };
@@ -111,12 +109,9 @@ impl<K: Kind> RunSink<'_, K> {
         let cost = |l: usize| -> f64 {
             let made = made(l);
             open.iter()
-                .map(|&g| {
-                    let left = (q.0[g] - self.progress.emitted[g]) as f64;
-                    // One more than made: a level that made none yet is judged by its tries
-                    // (it is picked again while others look no better), not written off.
-                    left * tried(l) as f64 / (made[g] + 1) as f64
-                })
+                // One more than made: a level that made none yet is judged by its tries (it is
+                // picked again while others look no better), not written off.
+                .map(|&g| left(g) * tried(l) as f64 / (made[g] + 1) as f64)
                 .fold(0.0, f64::max)
         };
         // While other levels are untried, the configured settings (tried first) keep the run
