@@ -382,7 +382,7 @@ fn find_technique_puzzles() {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(77);
             for i in 0..count {
                 let (p, s) = if input.is_empty() {
-                    let params = K::steer(&cfg.params, (i % (K::STEER_LEVELS as usize + 1)) as u8);
+                    let params = K::steer(&cfg.params, (i % (K::steer_levels(&cfg.params) as usize + 1)) as u8);
                     match K::generate(&params, &mut rng) {
                         Ok(g) => (g.puzzle, g.solution),
                         Err(_) => continue,

@@ -34,8 +34,9 @@ pub fn keep_share(n: usize, k: usize) -> f64 {
 /// The levels of a killer without givens (`FamilyParams::without_givens`), which has no givens
 /// to steer by: its cage layout, as weights of cage sizes 1, 2, 3, … (`[generate] cage_sizes`).
 /// Small cages hold fewer digit sets, so their sums say more and the puzzle is easier. 9×9,
-/// 200 candidates each, seed 1 (easy/medium/hard/expert): the default [0, 4, 4, 2, 1] makes
-/// 0/6/10/184, [0, 8, 2] 46/93/34/27, [0, 10, 1] 75/83/27/15, pairs alone [0, 1] 200/0/0/0.
+/// 200 candidates each, seed 1 (easy/medium/hard/expert; the killer tables refitted with the
+/// exact digit sets of `cage_combination`): the default [0, 4, 4, 2, 1] makes 0/1/27/172,
+/// [0, 8, 2] 4/62/109/25, [0, 10, 1] 13/77/99/11, pairs alone [0, 1] 200/0/0/0.
 pub const CAGES: [&[u32]; 3] = [&[0, 1], &[0, 10, 1], &[0, 8, 2]];
 
 pub fn steer(params: &SudokuParams, level: u8) -> SudokuParams {

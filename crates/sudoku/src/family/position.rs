@@ -29,9 +29,10 @@ pub struct Position {
     /// the board).
     pub cage_touch: Option<Arc<Vec<CageTouch>>>,
     /// Killer boards: per cage, (digits every set still possible holds, digits some holds,
-    /// digits placed), for the position as it stands: computed once per look at the ladder's
-    /// level (`cage_combination` and `cage_house` share it), dropped at every change.
-    pub sets_left: Option<Vec<(Mask, Mask, Mask)>>,
+    /// digits placed, how many sets are still possible), for the position as it stands:
+    /// computed once per look at the ladder's level (`cage_combination` and `cage_house` share
+    /// it), dropped at every change.
+    pub sets_left: Option<Vec<(Mask, Mask, Mask, u32)>>,
     /// The empty cells as a bit set, on boards of up to 128 cells (else 0).
     pub open_bits: u128,
 }

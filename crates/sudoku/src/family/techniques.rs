@@ -5,7 +5,9 @@
 //! anything beyond singles), so the single-cage and single-house strategies sit at level 1 and
 //! a killer's level and grade measure the Sudoku technique it needs on top of them:
 //! level 1 `cage_sum` (a cage's last empty cell), `cage_combination` (digit sets from the
-//! per-(sum, cells) tables), `cage_house` (a cage's sure digit confined to one house, or a
+//! per-(sum, cells) tables that the empty cells can still take one to one; one situation per
+//! set, so a cage of many combinations weighs more: fitted on sudoku.com's player win rates,
+//! see docs/measurements.md), `cage_house` (a cage's sure digit confined to one house, or a
 //! house's digit confined to one cage) and `innies_outies` (the 45 rule over one house);
 //! level 2 `innies_outies_multi` (the 45 rule over two or three adjacent rows, columns or
 //! regions: the cells left over act as a deduced cage with a known sum). Placed so, Solo's
@@ -136,8 +138,10 @@ impl Technique for Tech {
                  the shared cells; succeeds when it is confined to them in one house and leaves the other"
             }
             Tech::CageCombination => {
-                "a cage with two or more empty cells; succeeds when a candidate of one is in no digit \
-                 set that reaches the sum, holds the placed digits and fits every cell"
+                "a digit set still possible for a cage with two or more empty cells (it reaches the \
+                 sum, holds the placed digits and its other digits fit the empty cells one to one; a \
+                 cage with none left counts once); the cage's sets succeed once, together, when a \
+                 candidate of one of its cells is in none of them"
             }
             Tech::XWing | Tech::Swordfish | Tech::Jellyfish => {
                 "a digit and n base lines (rows, or columns) each holding it in 2..n cells; succeeds \
@@ -173,6 +177,22 @@ impl Technique for Tech {
             }
         }
     }
+}
+
+/// Whether the digits `digits` can go into the cells with candidates `cells`, one digit a cell,
+/// each from the cell's candidates and each digit once (`used`: the digits taken so far). The
+/// cells number as many as the digits, at most the board's size, so the search is small.
+fn one_to_one(cells: &[Mask], digits: Mask, used: Mask) -> bool {
+    let Some((&first, rest)) = cells.split_first() else { return true };
+    let mut options = first & digits & !used;
+    while options != 0 {
+        let bit = options & options.wrapping_neg();
+        if one_to_one(rest, digits, used | bit) {
+            return true;
+        }
+        options &= options - 1;
+    }
+    false
 }
 
 impl Position {
@@ -417,20 +437,31 @@ impl Position {
         self.removal(cells, 1 << z, || quad)
     }
 
-    /// The digit sets of cage `k` still possible (reaching the sum, holding the placed digits,
-    /// every empty cell given a candidate), as (their intersection, their union), and the
-    /// placed digits. No sets left: (all bits, 0).
-    fn cage_sets_left(&self, k: usize) -> (Mask, Mask, Mask) {
+    /// The digit sets of cage `k` still possible, as (their intersection, their union, the
+    /// placed digits, their number). A set is possible when it holds the placed digits and its
+    /// other digits can go into the empty cells one to one, each cell taking one of its
+    /// candidates (a perfect matching: each cage's cells hold distinct digits). No sets left:
+    /// (all bits, 0, placed, 0).
+    fn cage_sets_left(&self, k: usize) -> (Mask, Mask, Mask, u32) {
         let cage = &self.shape.cages[k];
         let placed = cage.cells.iter().fold(0 as Mask, |m, &c| m | (1 << self.value[c as usize]) & !1);
         let sets = &self.cage_sets.as_ref().expect("a killer position has its cage sets")[k];
-        let open = || cage.cells.iter().filter(|&&c| self.value[c as usize] == 0).map(|&c| self.cand[c as usize]);
-        let (mut and, mut or) = (!0 as Mask, 0 as Mask);
-        for &s in sets.iter().filter(|&&s| s & placed == placed && open().all(|m| m & s & !placed != 0)) {
-            and &= s;
-            or |= s;
+        let mut open = [0 as Mask; MAX_N];
+        let mut no = 0;
+        for &c in cage.cells.iter().filter(|&&c| self.value[c as usize] == 0) {
+            open[no] = self.cand[c as usize];
+            no += 1;
         }
-        (and, or, placed)
+        let open = &open[..no];
+        let (mut and, mut or, mut count) = (!0 as Mask, 0 as Mask, 0);
+        for &s in sets.iter().filter(|&&s| s & placed == placed && open.iter().all(|m| m & s & !placed != 0)) {
+            if one_to_one(open, s & !placed, 0) {
+                and &= s;
+                or |= s;
+                count += 1;
+            }
+        }
+        (and, or, placed, count)
     }
 
     /// `cage_sets_left` of every cage, computed once per position (see `sets_left`).
@@ -465,10 +496,12 @@ impl Position {
             if open().nth(1).is_none() {
                 continue;
             }
-            let (_, or, placed) = left[k];
+            let (_, or, placed, sets) = left[k];
             let allowed = or & !placed;
             let success = open().any(|c| self.cand[c] & !allowed != 0);
-            t.record_many(1, success as u32, || {
+            // One situation per digit set still possible (at least one): each is a combination
+            // to weigh. The cage's removals are one success.
+            t.record_many(sets.max(1), success as u32, || {
                 let list =
                     open().filter(|&c| self.cand[c] & !allowed != 0).map(|c| (c as u16, self.cand[c] & !allowed));
                 Some(Step::Remove(list.collect(), cage.cells.clone()))
@@ -533,7 +566,7 @@ impl Position {
             if digits == 0 {
                 continue;
             }
-            let (and, _, placed) = left[k];
+            let (and, _, placed, _) = left[k];
             let sure = and & !placed;
             let in_house = |c: usize, h: u16| shape.cell_houses[c].contains(&h);
             // Per house met: the digits whose places all lie in the house's cells (`!v`), and
