@@ -22,6 +22,21 @@ ensure_solo() {
   [ -x "$solo" ] || { apt-get update -qq && apt-get install -y -qq sgt-puzzles >/dev/null; }
 }
 
+# A Python that imports pencilmark (pip, pre-release): sets $py to PENCILMARK_PY when given,
+# else to a venv in DIR/venv, made and filled once. Exits 2 when it cannot import pencilmark.
+ensure_pencilmark() {
+  py=${PENCILMARK_PY:-}
+  if [ -z "$py" ]; then
+    py=$1/venv/bin/python
+    if ! { [ -x "$py" ] && "$py" -c 'import pencilmark' 2>/dev/null; }; then
+      echo "== installing pencilmark into $1/venv" >&2
+      python3 -m venv "$1/venv"
+      "$py" -m pip install --quiet --pre pencilmark
+    fi
+  fi
+  "$py" -c 'import pencilmark' || { echo "$(basename "$0"): $py cannot import pencilmark" >&2; exit 2; }
+}
+
 # QQWing (Debian package qqwing), installed when absent.
 ensure_qqwing() {
   command -v qqwing >/dev/null || { apt-get update -qq && apt-get install -y -qq qqwing >/dev/null; }

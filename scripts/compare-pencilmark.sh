@@ -62,16 +62,7 @@ out=$(cd "$out" && pwd)
 [ -n "${FRESH:-}" ] && rm -f "$out"/pm-cache-*.jsonl
 
 # pencilmark: the given Python, else a venv of our own
-py=${PENCILMARK_PY:-}
-if [ -z "$py" ]; then
-  py=$out/venv/bin/python
-  if ! { [ -x "$py" ] && "$py" -c 'import pencilmark' 2>/dev/null; }; then
-    echo "== installing pencilmark into $out/venv" >&2
-    python3 -m venv "$out/venv"
-    "$py" -m pip install --quiet --pre pencilmark
-  fi
-fi
-"$py" -c 'import pencilmark' || { echo "compare-pencilmark.sh: $py cannot import pencilmark" >&2; exit 2; }
+ensure_pencilmark "$out"
 
 # Solo's TEST sets: SOLO_DIR's, else made into OUT_DIR as solo-gamma.sh makes them
 levels_of() { case $1 in 4x4) echo t,b,i,a,e ;; *) echo t,b,i,a,e,u ;; esac; }

@@ -29,13 +29,7 @@ out=$(cd "$out" && pwd)
 py=python3
 pm=()
 if [ -n "${PENCILMARK:-}" ]; then
-  py=${PENCILMARK_PY:-$out/venv/bin/python}
-  if [ -z "${PENCILMARK_PY:-}" ] && ! { [ -x "$py" ] && "$py" -c 'import pencilmark' 2>/dev/null; }; then
-    echo "== installing pencilmark into $out/venv" >&2
-    python3 -m venv "$out/venv"
-    "$py" -m pip install --quiet --pre pencilmark
-  fi
-  "$py" -c 'import pencilmark' || { echo "killer-winrate.sh: $py cannot import pencilmark" >&2; exit 2; }
+  ensure_pencilmark "$out"
   pm=(--pencilmark --cap "${CAP:-60}")
 fi
 "$py" "$here/scripts/killer_winrate.py" --bin "$bin" --data "$data" --out "$out" "${pm[@]}"

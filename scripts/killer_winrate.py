@@ -53,6 +53,7 @@ def main():
     a = ap.parse_args()
     recs = [json.loads(line) for line in open(a.data)]
     ours = our_rate(a.bin, recs)
+    halves = [half(r) for r in recs]
     pm = None
     if a.pencilmark:
         objs = [krazydad_to_pm(r) for r in recs]
@@ -69,7 +70,7 @@ def main():
         w = csv.writer(f)
         w.writerow(["id", "level", "win_rate", "half", "grade"] + list(scores))
         for i, r in enumerate(recs):
-            w.writerow([r["id"], r["level"], r["win_rate"], half(r), ours[i]["grade"]] + [s[i] for s in scores.values()])
+            w.writerow([r["id"], r["level"], r["win_rate"], halves[i], ours[i]["grade"]] + [s[i] for s in scores.values()])
     lines = []
     head = f"{'score':<24} {'rows':<5}" + "".join(f" {lv:>8}" for lv in LEVELS)
     lines += [head, "-" * len(head)]
@@ -77,16 +78,16 @@ def main():
         for part in ("all", "fit", "test"):
             cells = []
             for lv in LEVELS:
-                idx = [i for i, r in enumerate(recs) if r["level"] == lv and part in ("all", half(r))]
+                idx = [i for i, r in enumerate(recs) if r["level"] == lv and part in ("all", halves[i])]
                 g = gamma_of([-recs[i]["win_rate"] for i in idx], [s[i] for i in idx])
                 cells.append(f" {g:8.3f}" if g == g else f" {'tied':>8}")
             lines.append(f"{name:<24} {part:<5}" + "".join(cells))
     counts = " ".join(f"{lv} {sum(r['level'] == lv for r in recs)}" for lv in LEVELS)
-    halves = " ".join(f"{h} {sum(half(r) == h for r in recs)}" for h in ("fit", "test"))
+    split = " ".join(f"{h} {halves.count(h)}" for h in ("fit", "test"))
     if pm is not None:
         bad = sum(p["band_index"] is None for p in pm)
         lines.append(f"pencilmark: {bad} of {len(pm)} without a score (cap {a.cap} s, or unknown), left out")
-    lines.append(f"puzzles: {counts}; halves: {halves}; tied: the score is one value over the level")
+    lines.append(f"puzzles: {counts}; halves: {split}; tied: the score is one value over the level")
     grades = {lv: {} for lv in LEVELS}
     for r, o in zip(recs, ours):
         grades[r["level"]][o["grade"]] = grades[r["level"]].get(o["grade"], 0) + 1
