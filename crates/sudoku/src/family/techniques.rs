@@ -454,6 +454,8 @@ impl Position {
         }
         let open = &open[..no];
         let (mut and, mut or, mut count) = (!0 as Mask, 0 as Mask, 0);
+        // Every empty cell taking some digit of the set is the cheap test, made first: most sets
+        // that fail, fail it; the one-to-one search settles the rest.
         for &s in sets.iter().filter(|&&s| s & placed == placed && open.iter().all(|m| m & s & !placed != 0)) {
             if one_to_one(open, s & !placed, 0) {
                 and &= s;
