@@ -14,6 +14,9 @@ use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     keep_freed_memory();
     let cli = puzzle_factory::cli::parse();

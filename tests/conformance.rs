@@ -11,7 +11,8 @@
 //! - keep its canonical key under the kind's symmetries (`Kind::symmetric`: three random
 //!   copies each, every copy itself uniquely solved by the moved solution);
 //! - survive its text form and its JSON form read back (`parse` of `puzzle_text` and of
-//!   `puzzle_json`): the same text, the same givens, the same canonical key;
+//!   `puzzle_json`): the same text, the same givens, the same canonical key; and its JSON
+//!   texts (`puzzle_json_text`, `solution_json_text`) be its JSON values, byte for byte;
 //! - draw as well-formed SVG, with text when it has givens.
 //!
 //! And the same seed makes the same puzzles; the pipeline makes the same puzzles, grades and
@@ -144,6 +145,9 @@ impl KindVisitor for Conforms {
                 assert_eq!((moved.count, moved.first.as_ref()), (1, Some(&t)), "{name}: {text}: a symmetric copy");
                 assert_eq!(K::canonical(&q, &t), key, "{name}: {text}: canonical key of {}", K::puzzle_text(&q));
             }
+            // The JSON texts a book record holds are the JSON values, byte for byte.
+            assert_eq!(K::puzzle_json_text(p), K::puzzle_json(p).to_string(), "{name}: {text}: puzzle JSON text");
+            assert_eq!(K::solution_json_text(s), K::solution_json(s).to_string(), "{name}: {text}: solution JSON text");
             // A book record's `puzzle` field as the book reader takes it: a string as its text.
             let json = match K::puzzle_json(p) {
                 serde_json::Value::String(s) => s,

@@ -80,6 +80,15 @@ impl Thresholds {
         floor.map_or(by_steps, |f| f.max(by_steps))
     }
 
+    /// From where a puzzle grades above `g`: the least difficulty, and the least hardest level
+    /// (0: none) that does it through a floor; None for expert, which nothing is above.
+    pub fn above(&self, g: Grade) -> Option<(f64, u8)> {
+        let i = g.index();
+        let k = *[self.k1, self.k2, self.k3].get(i)?;
+        let level = self.floor[i..].iter().copied().filter(|&f| f > 0).min().unwrap_or(0);
+        Some((k, level))
+    }
+
     /// The published grading: steps against k1 < k2 < k3 only.
     pub(crate) fn grade_by_steps(&self, steps: f64) -> Grade {
         if steps < self.k1 {
@@ -97,6 +106,27 @@ impl Thresholds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn above_a_grade_is_where_grade_says_so() {
+        let mut t = Thresholds::new(10.0, 20.0, 40.0).unwrap();
+        for floor in [[0, 0, 0], [2, 0, 4], [3, 3, 5], [0, 4, 0]] {
+            t.floor = floor;
+            for g in Grade::ALL {
+                let Some((k, level)) = t.above(g) else {
+                    assert_eq!(g, Grade::Expert);
+                    continue;
+                };
+                for steps in [0.0, 5.0, 9.99, 10.0, 15.0, 19.99, 20.0, 30.0, 39.99, 40.0, 99.0] {
+                    for hardest in 0..=6 {
+                        // Either bound reached exactly when the grade is above g.
+                        let reached = steps >= k || (level > 0 && hardest >= level);
+                        assert_eq!(reached, t.grade(steps, hardest) > g, "{floor:?} {g:?} {steps} {hardest}");
+                    }
+                }
+            }
+        }
+    }
     #[test]
     fn bands_and_refusal() {
         let t = Thresholds::new(10.0, 20.0, 30.0).unwrap();

@@ -22,8 +22,7 @@ pub fn to_json(p: &Futoshiki) -> Value {
 }
 
 pub fn grid_json(g: &[u8]) -> Value {
-    let n = (g.len() as f64).sqrt().round() as usize;
-    Value::Array(g.chunks(n.max(1)).map(|row| row.iter().map(|&d| Value::from(d)).collect()).collect())
+    pf_core::common::json::square_grid(g)
 }
 
 fn from_json(v: &Value) -> Result<Futoshiki, String> {

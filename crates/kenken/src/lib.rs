@@ -280,16 +280,22 @@ impl Kind for KenKenKind {
         notation::parse(line)
     }
     fn puzzle_text(p: &KenKen) -> String {
-        notation::to_json(p).to_string()
+        notation::to_json_text(p)
     }
     fn puzzle_json(p: &KenKen) -> serde_json::Value {
         notation::to_json(p)
     }
+    fn puzzle_json_text(p: &KenKen) -> String {
+        notation::to_json_text(p)
+    }
     fn solution_text(s: &Grid) -> String {
-        notation::grid_json(s).to_string()
+        pf_core::common::json::square_grid_text(s)
     }
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::grid_json(s)
+    }
+    fn solution_json_text(s: &Grid) -> String {
+        pf_core::common::json::square_grid_text(s)
     }
     const STEER_LEVELS: u8 = steer::LEVELS;
     fn steer(params: &KenKenParams, level: u8) -> KenKenParams {

@@ -20,9 +20,37 @@ pub fn to_json(p: &KenKen) -> Value {
     json!({"size": p.size, "cages": cages})
 }
 
+/// `to_json` as compact JSON text, byte for byte, written without building the value: every
+/// book record holds the puzzle twice (its CSV row and its JSON line), and building the value
+/// took a fifth of a 6×6 order's time.
+pub fn to_json_text(p: &KenKen) -> String {
+    let n = p.size as usize;
+    let cells: usize = p.cages.iter().map(|c| c.cells.len()).sum();
+    let mut out = String::with_capacity(24 + 40 * p.cages.len() + 8 * cells);
+    out.push_str("{\"size\":");
+    json::push_number(&mut out, u64::from(p.size));
+    out.push_str(",\"cages\":[");
+    for (i, c) in p.cages.iter().enumerate() {
+        out.push_str(if i == 0 { "{\"op\":\"" } else { ",{\"op\":\"" });
+        out.push_str(c.op.symbol());
+        out.push_str("\",\"target\":");
+        json::push_number(&mut out, u64::from(c.target));
+        out.push_str(",\"cells\":[");
+        for (j, &x) in c.cells.iter().enumerate() {
+            out.push_str(if j == 0 { "[" } else { ",[" });
+            json::push_number(&mut out, (x as usize / n) as u64);
+            out.push(',');
+            json::push_number(&mut out, (x as usize % n) as u64);
+            out.push(']');
+        }
+        out.push_str("]}");
+    }
+    out.push_str("]}");
+    out
+}
+
 pub fn grid_json(g: &[u8]) -> Value {
-    let n = (g.len() as f64).sqrt().round() as usize;
-    Value::Array(g.chunks(n.max(1)).map(|row| row.iter().map(|&d| Value::from(d)).collect()).collect())
+    json::square_grid(g)
 }
 
 fn from_json(v: &Value) -> Result<KenKen, String> {
@@ -289,6 +317,21 @@ mod tests {
         let f = super::super::solve::count_solutions(&p, 2);
         assert_eq!(f.count, 1);
         assert_eq!(f.first.unwrap(), vec![2, 4, 1, 3, 4, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 1]);
+    }
+
+    #[test]
+    fn json_text_is_the_values_json_at_every_size() {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        for size in 3..=12u8 {
+            let params = crate::KenKenParams { size, ..Default::default() };
+            for _ in 0..3 {
+                let g = crate::generate::generate(&params, &mut rng).unwrap();
+                assert_eq!(to_json_text(&g.puzzle), to_json(&g.puzzle).to_string());
+            }
+        }
+        let p = parse(DOC_ID).unwrap();
+        assert_eq!(to_json_text(&p), to_json(&p).to_string());
     }
 
     #[test]

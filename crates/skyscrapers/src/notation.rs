@@ -37,8 +37,7 @@ pub fn to_json(p: &Skyscrapers) -> Value {
 
 /// A full grid (a solution) as an array of rows of numbers.
 pub fn grid_json(g: &[u8]) -> Value {
-    let n = (g.len() as f64).sqrt().round() as usize;
-    Value::Array(g.chunks(n.max(1)).map(|row| row.iter().map(|&d| Value::from(d)).collect()).collect())
+    pf_core::common::json::square_grid(g)
 }
 
 fn from_json(v: &Value) -> Result<Skyscrapers, String> {

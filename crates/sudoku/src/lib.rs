@@ -144,6 +144,9 @@ impl Kind for Sudoku {
     fn puzzle_json(p: &Grid) -> serde_json::Value {
         notation::to_text(p).into()
     }
+    fn puzzle_json_text(p: &Grid) -> String {
+        notation::quoted_text(p)
+    }
     fn solution_text(s: &Grid) -> String {
         notation::to_text(s)
     }
@@ -164,6 +167,9 @@ impl Kind for Sudoku {
     });
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::to_text(s).into()
+    }
+    fn solution_json_text(s: &Grid) -> String {
+        notation::quoted_text(s)
     }
     const STEER_LEVELS: u8 = steer::LEVELS;
     fn steer(params: &SudokuParams, level: u8) -> SudokuParams {

@@ -44,6 +44,15 @@ pub fn to_text(g: &Grid) -> String {
     String::from_utf8(out).expect("digits and dots are ASCII")
 }
 
+/// `to_text` as a JSON string (digits and dots need no escaping).
+pub fn quoted_text(g: &Grid) -> String {
+    let mut out = Vec::with_capacity(83);
+    out.push(b'"');
+    write_text(g, &mut out);
+    out.push(b'"');
+    String::from_utf8(out).expect("digits and dots are ASCII")
+}
+
 /// `to_text`, appended to a byte buffer.
 pub fn write_text(g: &Grid, out: &mut Vec<u8>) {
     out.extend(g.iter().map(|&d| if d == 0 { b'.' } else { b'0' + d }));

@@ -22,9 +22,55 @@ pub fn whole(v: &Value, key: &str, range: std::ops::RangeInclusive<u64>) -> Resu
     }
 }
 
+/// A full square grid (a Latin square's solution) as an array of rows of numbers.
+pub fn square_grid(g: &[u8]) -> Value {
+    let n = side(g);
+    Value::Array(g.chunks(n).map(|row| row.iter().map(|&d| Value::from(d)).collect()).collect())
+}
+
+/// `square_grid` as compact JSON text (`[[1,2],[2,1]]`), written without building the value.
+pub fn square_grid_text(g: &[u8]) -> String {
+    let n = side(g);
+    let mut out = String::with_capacity(2 + g.len() * 3 + n * 3);
+    out.push('[');
+    for (r, row) in g.chunks(n).enumerate() {
+        out.push_str(if r == 0 { "[" } else { ",[" });
+        for (i, &d) in row.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_number(&mut out, u64::from(d));
+        }
+        out.push(']');
+    }
+    out.push(']');
+    out
+}
+
+fn side(g: &[u8]) -> usize {
+    ((g.len() as f64).sqrt().round() as usize).max(1)
+}
+
+/// A whole number in decimal, as JSON writes it.
+pub fn push_number(out: &mut String, v: u64) {
+    if v < 10 {
+        out.push((b'0' + v as u8) as char);
+    } else {
+        use std::fmt::Write;
+        let _ = write!(out, "{v}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grid_text_is_the_values_json() {
+        for g in [vec![], vec![1], vec![1, 2, 2, 1], (0..144).map(|i| (i % 12 + 1) as u8).collect::<Vec<u8>>()] {
+            assert_eq!(square_grid_text(&g), square_grid(&g).to_string(), "{g:?}");
+        }
+    }
 
     #[test]
     fn each_way_a_number_can_be_wrong_says_so() {

@@ -101,7 +101,8 @@ pub trait Kind: Send + Sync + Sized + 'static {
 
     /// The number the grade thresholds apply to: the step count, or for a kind whose step
     /// count grows with the board beyond what the size explains (Kakuro, any shape), a
-    /// size-free form of it.
+    /// size-free form of it. It must be the step count times a positive factor of the puzzle's
+    /// (grade targeting stops a rating at the step count that reaches a threshold).
     fn difficulty(_p: &Self::Puzzle, steps: f64) -> f64 {
         steps
     }
@@ -173,12 +174,21 @@ pub trait Kind: Send + Sync + Sized + 'static {
     fn parse(line: &str, params: &Self::Params) -> Result<Self::Puzzle, String>;
     fn puzzle_text(p: &Self::Puzzle) -> String;
     fn puzzle_json(p: &Self::Puzzle) -> serde_json::Value;
+    /// `puzzle_json` as compact JSON text (`serde_json::to_string` of it, byte for byte), which
+    /// a kind may write without building the value: every book record holds it.
+    fn puzzle_json_text(p: &Self::Puzzle) -> String {
+        Self::puzzle_json(p).to_string()
+    }
     fn solution_text(s: &Self::Solution) -> String;
     /// `solve`'s fields for one input line (`solutions,solution`: the count to 2 and the first
     /// solution's text, CSV), appended to the row, when the kind has a faster way to them than
     /// `parse`, `solve` and `solution_text` (same output and messages).
     const SOLVE_FIELDS: Option<SolveFields> = None;
     fn solution_json(s: &Self::Solution) -> serde_json::Value;
+    /// `solution_json` as compact JSON text, as `puzzle_json_text` is to `puzzle_json`.
+    fn solution_json_text(s: &Self::Solution) -> String {
+        Self::solution_json(s).to_string()
+    }
     fn givens(p: &Self::Puzzle) -> usize;
     /// The puzzle's rules written out plainly (cells, digits, groups with their clues), for the
     /// simple solver of `rules::count`: the conformance suite's independent uniqueness check.

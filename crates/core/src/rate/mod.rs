@@ -198,6 +198,25 @@ pub struct Trace {
     pub enter: Vec<(usize, usize)>,
     /// Stop once the path holds this many steps (0: solve to the end).
     pub stop_after: usize,
+    /// Give up as soon as the rating is sure to reach a grade above the one wanted (grade
+    /// targeting: such a variant is a miss, however it ends); `gave_up` then says so.
+    pub give_up: Option<GiveUp>,
+    pub gave_up: bool,
+}
+
+/// When a rating may stop early: once its step count reaches `steps`, or a technique of level
+/// `level` or above is applied (0: never on the level). Step counts only grow, and so does the
+/// hardest level, so either bound, once reached, holds for the whole rating.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GiveUp {
+    pub steps: f64,
+    pub level: u8,
+}
+
+impl GiveUp {
+    fn reached(&self, rating: &Rating) -> bool {
+        rating.steps >= self.steps || (self.level > 0 && rating.hardest_level >= self.level)
+    }
 }
 
 impl Trace {
@@ -227,14 +246,14 @@ pub fn bottleneck(path: &[PathStep]) -> f64 {
 /// Run the ladder to the end. `log`, when given, receives every level try.
 pub fn rate<P: Solving>(pos: &mut P, log: Option<&mut Vec<LogEntry>>) -> Rating {
     match log {
-        None => ladder(pos, 0, None, None, 0),
-        Some(log) => ladder(pos, 0, Some(log), None, 0),
+        None => ladder(pos, 0, None, None, 0, None).0,
+        Some(log) => ladder(pos, 0, Some(log), None, 0, None).0,
     }
 }
 
 /// Run the ladder as `trace` asks, recording what it asks for; without a trace, `rate`.
 pub fn rate_traced<P: Solving + Clone>(pos: &mut P, trace: Option<&mut Trace>) -> Rating {
-    let Some(trace) = trace else { return ladder(pos, 0, None, None, 0) };
+    let Some(trace) = trace else { return ladder(pos, 0, None, None, 0, None).0 };
     if !trace.enter.is_empty() {
         let at: std::collections::HashMap<(usize, usize), usize> =
             (0..pos.cell_count()).map(|c| (pos.coord(c), c)).collect();
@@ -248,7 +267,10 @@ pub fn rate_traced<P: Solving + Clone>(pos: &mut P, trace: Option<&mut Trace>) -
     if trace.want_shortcut {
         trace.shortcut = Some(shortcut(pos));
     }
-    ladder(pos, trace.off, trace.log.as_mut(), trace.path.as_mut(), trace.stop_after)
+    let (rating, gave_up) =
+        ladder(pos, trace.off, trace.log.as_mut(), trace.path.as_mut(), trace.stop_after, trace.give_up);
+    trace.gave_up = gave_up;
+    rating
 }
 
 /// Apply level-1 steps until none is left; true when that solves the position.
@@ -296,7 +318,8 @@ fn ladder<P: Solving>(
     mut log: Option<&mut Vec<LogEntry>>,
     mut path: Option<&mut Vec<PathStep>>,
     stop_after: usize,
-) -> Rating {
+    give_up: Option<GiveUp>,
+) -> (Rating, bool) {
     let all = P::Tech::ALL;
     let max_level = P::Tech::max_level();
     let mut rating = Rating { steps: 0.0, hardest_level: 0, usage: vec![0; all.len()] };
@@ -346,6 +369,9 @@ fn ladder<P: Solving>(
                 text
             });
             let progressed = applied.is_some();
+            if give_up.is_some_and(|g| g.reached(&rating)) {
+                return (rating, true);
+            }
             if let Some(log) = log.as_deref_mut() {
                 log.push(LogEntry {
                     level,
@@ -364,7 +390,7 @@ fn ladder<P: Solving>(
         }
         break;
     }
-    rating
+    (rating, false)
 }
 
 /// The path step for `step` of `tech`, read before it is applied.
@@ -541,6 +567,29 @@ mod tests {
     fn toy_technique_order() {
         assert_eq!(Toy::max_level(), 3);
         assert_eq!(Toy::ALL.iter().map(|t| t.index()).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_rating_gives_up_once_a_bound_is_reached_and_only_then() {
+        use Toy::*;
+        let run = |give_up| {
+            let mut trace = Trace { give_up: Some(give_up), ..Trace::default() };
+            let r = rate_traced(&mut tasks(&[Trial, C, B, A, A]), Some(&mut trace));
+            (r.steps, r.hardest_level, trace.gave_up)
+        };
+        // Rated to the end: 18.75 steps, hardest level 3 (see the test below).
+        for bound in [0.5, 2.75, 10.0, 14.75, 18.75] {
+            let (steps, _, gave_up) = run(GiveUp { steps: bound, level: 0 });
+            assert!(gave_up && steps >= bound && steps < 18.75 || bound == 18.75, "{bound}: {steps}");
+            // The try that reaches the bound is the last one counted.
+            assert!(steps - bound < 4.0 + 1e-9, "{bound}: {steps}");
+        }
+        assert_eq!(run(GiveUp { steps: 18.75, level: 0 }), (18.75, 3, true));
+        assert_eq!(run(GiveUp { steps: 18.76, level: 0 }), (18.75, 3, false));
+        // On the level: C (level 2) is applied after 14.75 steps.
+        assert_eq!(run(GiveUp { steps: 100.0, level: 2 }), (14.75, 2, true));
+        assert_eq!(run(GiveUp { steps: 100.0, level: 3 }), (18.75, 3, true));
+        assert_eq!(run(GiveUp { steps: 100.0, level: 4 }), (18.75, 3, false));
     }
 
     #[test]

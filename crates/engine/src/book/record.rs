@@ -106,14 +106,6 @@ fn json_string(out: &mut String, s: &str) {
     }
 }
 
-/// A JSON value as serde_json writes it, strings without a round trip through a `String`.
-fn json_value(out: &mut String, v: &Value) {
-    match v {
-        Value::String(s) => json_string(out, s),
-        other => out.push_str(&other.to_string()),
-    }
-}
-
 /// The field separator before a field that needs no quoting (`push_csv_field`'s rule).
 fn csv_sep(line: &mut String) {
     if !line.is_empty() && !line.ends_with('\n') {
@@ -138,9 +130,10 @@ pub struct Values<'a> {
     pub steps: f64,
     pub hardest_level: u8,
     pub givens: usize,
-    /// The puzzle and solution in their JSON forms (`Kind::puzzle_json`, `Kind::solution_json`).
-    pub puzzle: &'a Value,
-    pub solution: &'a Value,
+    /// The puzzle and solution in their JSON forms as compact JSON text
+    /// (`Kind::puzzle_json_text`, `Kind::solution_json_text`).
+    pub puzzle: &'a str,
+    pub solution: &'a str,
     /// 32 hex digits (`canonical_hex`).
     pub canonical: &'a str,
     pub steer: u8,
@@ -155,9 +148,7 @@ pub struct Values<'a> {
 /// The JSON object of a record (one line of `puzzles.jsonl`, without its newline): the one
 /// writer of it, for the run's records and for those `merge` rebuilds from CSV rows.
 pub fn json_object<K: Kind>(v: &Values) -> String {
-    // Text puzzles (Sudoku) are as long as their JSON; grids as JSON arrays are longer.
-    let text_len = |x: &Value| x.as_str().map_or(512, str::len);
-    let mut json = String::with_capacity(512 + 2 * (text_len(v.puzzle) + text_len(v.solution)));
+    let mut json = String::with_capacity(512 + v.puzzle.len() + v.solution.len());
     json.push_str("{\"id\":");
     json_string(&mut json, v.id);
     json.push_str(",\"kind\":");
@@ -175,9 +166,9 @@ pub fn json_object<K: Kind>(v: &Values) -> String {
     json.push_str(",\"givens\":");
     push_uint(&mut json, v.givens as u64);
     json.push_str(",\"puzzle\":");
-    json_value(&mut json, v.puzzle);
+    json.push_str(v.puzzle);
     json.push_str(",\"solution\":");
-    json_value(&mut json, v.solution);
+    json.push_str(v.solution);
     json.push_str(",\"canonical\":\"");
     json.push_str(v.canonical);
     json.push_str("\",\"steer\":");
@@ -268,8 +259,8 @@ impl Record {
             steps,
             hardest_level: acc.rating.hardest_level,
             givens,
-            puzzle: &K::puzzle_json(&acc.puzzle),
-            solution: &K::solution_json(&acc.solution),
+            puzzle: &K::puzzle_json_text(&acc.puzzle),
+            solution: &K::solution_json_text(&acc.solution),
             canonical: &canonical,
             steer,
             usage: &acc.rating.usage,

@@ -9,7 +9,7 @@ pub mod order;
 use crate::config::TargetSection;
 use pf_core::grade::{Grade, Thresholds};
 use pf_core::kind::{Kind, Reject};
-use pf_core::rate::{LogEntry, PathStep, Rating, Trace};
+use pf_core::rate::{GiveUp, LogEntry, PathStep, Rating, Trace};
 use pf_core::seed;
 use std::time::{Duration, Instant};
 
@@ -160,7 +160,8 @@ pub fn process_steered<K: Kind>(
     let mut times = StageTimes::default();
     if ctx.target.attempts == 0 {
         let mut repairs = 0;
-        let outcome = run_stages(ctx, index, 0, params, log, &mut times, &mut repairs);
+        let outcome = run_stages(ctx, index, Variant { attempt: 0, aim: None }, params, log, &mut times, &mut repairs)
+            .expect("rated to the end without a grade to give up above");
         return Processed { index, steer, repairs, attempts: 1, outcome, times };
     }
     // Grade targeting, as Keen reaches its levels: variants until one has the target grade,
@@ -175,25 +176,42 @@ pub fn process_steered<K: Kind>(
     let mut best: Option<(u32, Accepted<K>)> = None;
     let mut last_err = Reject::NoSolution;
     let mut made = 0;
-    for attempt in 0..ctx.target.attempts {
-        made += 1;
-        let mut t = StageTimes::default();
-        let mut repairs = 0;
-        let outcome = run_stages(ctx, index, attempt, params, None, &mut t, &mut repairs);
-        times.generate += t.generate;
-        times.unique += t.unique;
-        times.rate += t.rate;
-        match outcome {
-            Ok(acc) => {
-                let hit = acc.grade == target;
-                if best.as_ref().is_none_or(|b| distance(acc.grade, target) < distance(b.1.grade, target)) {
-                    best = Some((repairs, acc));
+    // A variant is rated only as far as it can still have the target grade (all but the last
+    // attempt): one sure to grade above it is a miss, and a hit after it is kept whatever the
+    // misses were. When no variant hits, the kept one depends on every miss's grade and
+    // rejection, so then the variants are made again and rated to the end: the same variants
+    // (each attempt has its own stream), the same choice as without giving up.
+    let mut gave_up = false;
+    for full in [false, true] {
+        if full && !gave_up {
+            break;
+        }
+        (best, last_err, made) = (None, Reject::NoSolution, 0);
+        for attempt in 0..ctx.target.attempts {
+            made += 1;
+            let mut t = StageTimes::default();
+            let mut repairs = 0;
+            let aim = (!full && attempt + 1 < ctx.target.attempts).then_some(target);
+            let outcome = run_stages(ctx, index, Variant { attempt, aim }, params, None, &mut t, &mut repairs);
+            times.generate += t.generate;
+            times.unique += t.unique;
+            times.rate += t.rate;
+            match outcome {
+                None => gave_up = true,
+                Some(Ok(acc)) => {
+                    let hit = acc.grade == target;
+                    if best.as_ref().is_none_or(|b| distance(acc.grade, target) < distance(b.1.grade, target)) {
+                        best = Some((repairs, acc));
+                    }
+                    if hit {
+                        break;
+                    }
                 }
-                if hit {
-                    break;
-                }
+                Some(Err(r)) => last_err = r,
             }
-            Err(r) => last_err = r,
+        }
+        if best.as_ref().is_some_and(|b| b.1.grade == target) {
+            break;
         }
     }
     match best {
@@ -226,15 +244,23 @@ fn distance(a: Grade, b: Grade) -> usize {
     a.index().abs_diff(b.index())
 }
 
+/// Which variant of a candidate `run_stages` makes (each attempt has its own random stream),
+/// and the grade it is aimed at when a rating sure to grade above it may stop early (`None`:
+/// rate to the end, and `run_stages` always answers).
+struct Variant {
+    attempt: u32,
+    aim: Option<Grade>,
+}
+
 fn run_stages<K: Kind>(
     ctx: &Context<K>,
     index: u64,
-    attempt: u32,
+    Variant { attempt, aim }: Variant,
     params: &K::Params,
     log: Option<&mut Vec<LogEntry>>,
     times: &mut StageTimes,
     repairs: &mut u32,
-) -> Result<Accepted<K>, Reject> {
+) -> Option<Result<Accepted<K>, Reject>> {
     let mut rng = seed::attempt_rng(ctx.master, K::NAME, &ctx.params_key, index, attempt);
     let t = Instant::now();
     let stages = &ctx.constraint.steer_off;
@@ -257,7 +283,10 @@ fn run_stages<K: Kind>(
         .flatten();
     let generated = steered.unwrap_or_else(|| K::generate(params, &mut rng));
     times.generate = t.elapsed();
-    let generated = generated?;
+    let generated = match generated {
+        Ok(g) => g,
+        Err(r) => return Some(Err(r)),
+    };
     *repairs = generated.repairs;
     let puzzle = generated.puzzle;
 
@@ -269,22 +298,33 @@ fn run_stages<K: Kind>(
         let solved = K::solve(&puzzle, 2);
         times.unique = t.elapsed();
         if solved.undecided {
-            return Err(Reject::Undecided);
+            return Some(Err(Reject::Undecided));
         }
         match (solved.count, solved.first) {
             (1, Some(s)) => s,
-            (0, _) | (_, None) => return Err(Reject::NoSolution),
-            _ => return Err(Reject::NotUnique),
+            (0, _) | (_, None) => return Some(Err(Reject::NoSolution)),
+            _ => return Some(Err(Reject::NotUnique)),
         }
     };
 
     let t = Instant::now();
-    let mut trace = match (&ctx.trace, &log) {
-        (None, None) => None,
-        (t, _) => Some(Trace { log: log.as_ref().map(|_| Vec::new()), ..t.clone().unwrap_or_default() }),
+    // Aimed at a grade: stop rating once the grade is sure to be above it (`Kind::difficulty`
+    // is the step count times a factor of the puzzle's; the bound a hair above, so that no
+    // rounding gives up on a puzzle of the aimed grade).
+    let give_up = aim.and_then(|g| ctx.thresholds.above(g)).and_then(|(k, level)| {
+        let per_step = K::difficulty(&puzzle, 1.0);
+        let steps = k / per_step;
+        (per_step > 0.0 && steps.is_finite()).then(|| GiveUp { steps: steps + steps.abs() * 1e-9, level })
+    });
+    let mut trace = match (&ctx.trace, &log, give_up) {
+        (None, None, None) => None,
+        (t, _, _) => Some(Trace { log: log.as_ref().map(|_| Vec::new()), give_up, ..t.clone().unwrap_or_default() }),
     };
     let rated = K::rate(&puzzle, &solution, trace.as_mut());
     times.rate = t.elapsed();
+    if trace.as_ref().is_some_and(|t| t.gave_up) {
+        return None;
+    }
     let (path, shortcut) = match trace {
         Some(t) => {
             if let Some(log) = log {
@@ -297,12 +337,12 @@ fn run_stages<K: Kind>(
     if !rated.solved {
         // With techniques switched off, a puzzle that needs one of them.
         let constrained = ctx.trace.as_ref().is_some_and(|t| t.off != 0);
-        return Err(if constrained { Reject::Constraint } else { Reject::RatingIncomplete });
+        return Some(Err(if constrained { Reject::Constraint } else { Reject::RatingIncomplete }));
     }
     let grade = ctx.thresholds.grade(K::difficulty(&puzzle, rated.rating.steps), rated.rating.hardest_level);
     if !ctx.constraint.holds(&rated.rating, grade, shortcut) || !needs_each(ctx, &puzzle, &solution) {
-        return Err(Reject::Constraint);
+        return Some(Err(Reject::Constraint));
     }
     let canonical = K::canonical(&puzzle, &solution);
-    Ok(Accepted { puzzle, solution, rating: rated.rating, grade, canonical, path, shortcut })
+    Some(Ok(Accepted { puzzle, solution, rating: rated.rating, grade, canonical, path, shortcut }))
 }
