@@ -7,6 +7,7 @@
 //! keeps the allocator from serialising the threads.
 
 use crate::pipeline::Accepted;
+use pf_core::common::json::push_number;
 use pf_core::grade::Grade;
 use pf_core::kind::Kind;
 use pf_core::rate::Technique;
@@ -88,7 +89,7 @@ pub fn canonical_hex(key: u128) -> String {
 /// hundredths (`round_steps`), so its hundredths are a whole number written with a point.
 fn push_steps(out: &mut String, steps: f64) {
     let cents = (steps * 100.0).round() as u64;
-    push_uint(out, cents / 100);
+    push_number(out, cents / 100);
     out.push('.');
     out.push(char::from(b'0' + (cents / 10 % 10) as u8));
     out.push(char::from(b'0' + (cents % 10) as u8));
@@ -111,13 +112,6 @@ fn csv_sep(line: &mut String) {
     if !line.is_empty() && !line.ends_with('\n') {
         line.push(',');
     }
-}
-
-/// An unsigned integer in decimal, as `to_string` writes it, without the formatting machinery
-/// and an allocation per number (`itoa`): a record holds two dozen of them, and building
-/// records took 7% of a Sudoku run's instructions (callgrind).
-fn push_uint(out: &mut String, v: u64) {
-    out.push_str(itoa::Buffer::new().format(v));
 }
 
 /// A record's values, as its JSON object prints them (`json_object`).
@@ -154,17 +148,17 @@ pub fn json_object<K: Kind>(v: &Values) -> String {
     json.push_str(",\"kind\":");
     json_string(&mut json, K::NAME);
     json.push_str(",\"seed\":");
-    push_uint(&mut json, v.seed);
+    push_number(&mut json, v.seed);
     json.push_str(",\"index\":");
-    push_uint(&mut json, v.index);
+    push_number(&mut json, v.index);
     json.push_str(",\"grade\":\"");
     json.push_str(v.grade.name());
     json.push_str("\",\"steps\":");
     json.push_str(&serde_json::to_string(&v.steps).expect("finite steps"));
     json.push_str(",\"hardest_level\":");
-    push_uint(&mut json, u64::from(v.hardest_level));
+    push_number(&mut json, u64::from(v.hardest_level));
     json.push_str(",\"givens\":");
-    push_uint(&mut json, v.givens as u64);
+    push_number(&mut json, v.givens as u64);
     json.push_str(",\"puzzle\":");
     json.push_str(v.puzzle);
     json.push_str(",\"solution\":");
@@ -172,13 +166,13 @@ pub fn json_object<K: Kind>(v: &Values) -> String {
     json.push_str(",\"canonical\":\"");
     json.push_str(v.canonical);
     json.push_str("\",\"steer\":");
-    push_uint(&mut json, u64::from(v.steer));
+    push_number(&mut json, u64::from(v.steer));
     json.push_str(",\"techniques\":{");
     for (i, (t, &u)) in K::Tech::ALL.iter().zip(v.usage).enumerate() {
         json.push_str(if i == 0 { "\"" } else { ",\"" });
         json.push_str(t.name());
         json.push_str("\":");
-        push_uint(&mut json, u64::from(u));
+        push_number(&mut json, u64::from(u));
     }
     json.push('}');
     for (name, x) in K::extra_names().iter().zip(v.extras) {
@@ -205,7 +199,7 @@ impl Record {
         // Numbers, grade names and hex keys never need quoting.
         let field = |line: &mut String, v: u64| {
             csv_sep(line);
-            push_uint(line, v);
+            push_number(line, v);
         };
 
         let mut csv = String::with_capacity(256 + puzzle_text.len() + solution_text.len());
@@ -309,7 +303,7 @@ mod tests {
     fn integers_read_as_to_string_writes_them() {
         for v in [0, 7, 10, 99, 100, 12_345, u64::from(u32::MAX), u64::MAX] {
             let mut s = String::from("x");
-            push_uint(&mut s, v);
+            push_number(&mut s, v);
             assert_eq!(s, format!("x{v}"));
         }
     }
