@@ -145,9 +145,24 @@ pub enum Step {
     Remove { cells: Vec<usize>, digits: u16, from: Vec<usize> },
 }
 
-/// A cage's filtered digits as last computed: (cage version, per-cell digits and must digits,
-/// or `None` when no tuple fit).
-type CageMemo = (u32, Option<(Rc<[u16]>, u16)>);
+/// What the cage techniques read of a cage, as last computed: a function of its cells'
+/// candidates and placements, so kept while no cell of the cage changes (most cages do not
+/// change between two scans).
+#[derive(Clone)]
+struct CageMemo {
+    /// The cage's version it was computed at (`Position::cage_version`).
+    version: u32,
+    /// Per cell the digits some tuple gives it, and the digits every tuple uses; `None` when
+    /// no tuple fits.
+    filter: Option<(Rc<[u16]>, u16)>,
+    /// Whether a cell of the cage is empty.
+    open: bool,
+    /// The cage's only empty cell, when it has one: (position in the cage, cell).
+    last: Option<(usize, usize)>,
+    /// `cage_removals`' find: the first cell that holds a digit no tuple gives it, and the
+    /// digits it keeps; by position (`[0]`, cage combination) and as a set (`[1]`, cage digits).
+    removal: [Option<(usize, u16)>; 2],
+}
 
 /// Candidates and their propagation fixpoint (None on a contradiction).
 type FixMemo = (Vec<u16>, Option<Vec<u16>>);
@@ -214,18 +229,44 @@ impl<'a> Position<'a> {
         }
     }
 
-    /// The digits each cell of cage `k` keeps and the digits every tuple uses, remembered until
-    /// a cell of the cage changes (most cages do not change between two scans).
-    fn cage_filter(&self, k: usize) -> Option<(Rc<[u16]>, u16)> {
+    /// What the cage techniques read of cage `k` (`CageMemo`), computed again only after a cell
+    /// of the cage changed.
+    fn cage_memo(&self, k: usize) -> std::cell::Ref<'_, CageMemo> {
         let version = self.cage_version[k];
-        if let Some((v, memo)) = &self.cage_memo.borrow()[k] {
-            if *v == version {
-                return memo.clone();
-            }
+        if self.cage_memo.borrow()[k].as_ref().is_none_or(|m| m.version != version) {
+            let cells = &self.board.cells[k];
+            let filter: Option<(Rc<[u16]>, u16)> =
+                self.board.cage_options(k, &self.cand).map(|(union, must)| (Rc::from(union), must));
+            let mut empty = cells.iter().enumerate().filter(|(_, &c)| !self.placed[c]);
+            let (first, second) = (empty.next(), empty.next());
+            let removal = |as_set: bool| {
+                let (union, _) = filter.as_ref()?;
+                let any = union.iter().fold(0, |a, &u| a | u);
+                cells
+                    .iter()
+                    .zip(union.iter())
+                    .map(|(&c, &u)| (c, if as_set { any } else { u }))
+                    .find(|&(c, keep)| !self.placed[c] && self.cand[c] & !keep != 0)
+            };
+            let memo = CageMemo {
+                version,
+                open: first.is_some(),
+                last: match (first, second) {
+                    (Some((i, &c)), None) => Some((i, c)),
+                    _ => None,
+                },
+                removal: [removal(false), removal(true)],
+                filter,
+            };
+            self.cage_memo.borrow_mut()[k] = Some(memo);
         }
-        let result = self.board.cage_options(k, &self.cand).map(|(union, must)| (Rc::from(union), must));
-        self.cage_memo.borrow_mut()[k] = Some((version, result.clone()));
-        result
+        std::cell::Ref::map(self.cage_memo.borrow(), |m| m[k].as_ref().expect("just computed"))
+    }
+
+    /// The digits each cell of cage `k` keeps and the digits every tuple uses (`None` when no
+    /// tuple fits).
+    fn cage_filter(&self, k: usize) -> Option<(Rc<[u16]>, u16)> {
+        self.cage_memo(k).filter.clone()
     }
 
     fn remove(&mut self, cells: &[usize], digits: u16) {
@@ -285,14 +326,14 @@ impl<'a> Position<'a> {
 
     fn last_cage_cell(&self, t: &mut Tally<Step>) {
         for k in 0..self.board.cells.len() {
-            let cells = &self.board.cells[k];
-            let mut empty = cells.iter().enumerate().filter(|(_, &c)| !self.placed[c]);
-            let (Some((i, &c)), None) = (empty.next(), empty.next()) else { continue };
-            if cells.len() < 2 {
+            if self.board.cells[k].len() < 2 {
                 continue;
             }
-            let found = self
-                .cage_filter(k)
+            let memo = self.cage_memo(k);
+            let Some((i, c)) = memo.last else { continue };
+            let found = memo
+                .filter
+                .as_ref()
                 .filter(|(union, _)| union[i].count_ones() == 1)
                 .map(|(union, _)| Step::Place { cell: c, digit: union[i].trailing_zeros() as u8 });
             t.record(found);
@@ -313,20 +354,19 @@ impl<'a> Position<'a> {
     /// has any, the digits no tuple gives it (`as_set`: no tuple uses anywhere in the cage).
     fn cage_removals(&self, t: &mut Tally<Step>, as_set: bool) {
         for k in 0..self.board.cells.len() {
-            let cells = &self.board.cells[k];
-            if cells.iter().all(|&c| self.placed[c]) {
+            let memo = self.cage_memo(k);
+            if !memo.open {
                 continue;
             }
-            let found = self.cage_filter(k).and_then(|(union, _)| {
-                let any = union.iter().fold(0, |a, &u| a | u);
-                cells
-                    .iter()
-                    .zip(union.iter())
-                    .map(|(&c, &u)| (c, if as_set { any } else { u }))
-                    .find(|&(c, keep)| !self.placed[c] && self.cand[c] & !keep != 0)
-                    .map(|(c, keep)| Step::Remove { cells: vec![c], digits: self.cand[c] & !keep, from: cells.clone() })
+            // The step is made only for the first success (most scans have several).
+            let hit = memo.removal[as_set as usize];
+            t.record_many(1, hit.is_some() as u32, || {
+                hit.map(|(c, keep)| Step::Remove {
+                    cells: vec![c],
+                    digits: self.cand[c] & !keep,
+                    from: self.board.cells[k].clone(),
+                })
             });
-            t.record(found);
         }
     }
 

@@ -26,9 +26,9 @@ use std::time::{Duration, Instant};
 /// easy=3 62 s → 14 s, Futoshiki 9×9 hard=20 60.6 s → 2.8 s.)
 pub const EXPLORE: u64 = 64;
 
-/// Tries after which a level aimed at a grade (`[target] levels`) that made none of it is
-/// passed over while other grades are open.
-pub const STALLED: u64 = 256;
+/// Candidates of the grade it is aimed at that a level aimed at a grade (`[target] levels`) is
+/// credited with before it has made any (`aimed_level`).
+pub const PRIOR: f64 = 4.0;
 
 /// Why the run stopped before its range ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,29 +82,16 @@ impl<K: Kind> RunSink<'_, K> {
     /// tried for `EXPLORE` candidates, unless the configured settings (level 0, tried first)
     /// are expected to finish before that exploration would (small orders of common grades); a
     /// level that made nothing of a grade still needed is not expected to finish.
-    fn steer_level(&self, next: u64) -> u8 {
+    fn steer_level(&self, at: Boundary) -> u8 {
         let (Some(q), true) = (self.quota, self.steering) else { return 0 };
+        let next = at.next;
         let levels = self.steer_levels as usize + 1;
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
         let made = |l: usize| self.progress.made.get(l).copied().unwrap_or_default();
         let open: Vec<usize> = (0..4).filter(|&g| self.progress.emitted[g] < q.0[g]).collect();
         let left = |g: usize| (q.0[g] - self.progress.emitted[g]) as f64;
         if self.aimed.iter().any(|&l| l > 0) {
-            // Levels aimed at the grades (KenKen): no exploring, the level aimed at the open
-            // grade that its own level would take the most candidates to fill (one more than
-            // tried and made: an untried level is judged by what is left). The others fill on
-            // the way. A grade whose level made none of it in `STALLED` tries (3×3 expert: none
-            // exist) waits while another grade is open, so that it does not starve them.
-            let aimed = |g: usize| (self.aimed[g] as usize).min(levels - 1);
-            let need = |g: usize| left(g) * (tried(aimed(g)) + 1) as f64 / (made(aimed(g))[g] + 1) as f64;
-            let stalled = |g: &usize| tried(aimed(*g)) >= STALLED && made(aimed(*g))[*g] == 0;
-            let live: Vec<usize> = open.iter().copied().filter(|g| !stalled(g)).collect();
-            let pool = if live.is_empty() { &open } else { &live };
-            let worst = pool.iter().copied().fold(None, |w: Option<usize>, g| match w {
-                Some(b) if need(b) > need(g) => Some(b),
-                _ => Some(g),
-            });
-            return worst.map_or(0, |g| aimed(g) as u8);
+            return self.aimed_level(at, q);
         }
         let cost = |l: usize| -> f64 {
             let made = made(l);
@@ -139,6 +126,66 @@ impl<K: Kind> RunSink<'_, K> {
             }
         }
         best as u8
+    }
+
+    /// Levels aimed at the grades (KenKen, `[target] levels`): the level with the most
+    /// candidates in the plan that fills what the order still needs in the fewest candidates
+    /// (`cover`), given each level's share of each grade. A level's shares are what it made so
+    /// far, with `PRIOR` candidates of the grade it is aimed at counted beforehand: an untried
+    /// level is tried when the plan wants its grade, and is then judged by what it makes, every
+    /// grade counted (hardened levels make medium and hard on the way to expert). What the order
+    /// still needs is counted after the chunk in flight (chosen two chunks ahead) makes its
+    /// expected share. A grade no level makes (3×3 expert) fades from the plan as its aimed
+    /// level's tries grow, and is tried again when it is the last open grade.
+    fn aimed_level(&self, at: Boundary, q: Quota) -> u8 {
+        let levels = self.steer_levels as usize + 1;
+        let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0) as f64;
+        let made = |l: usize| self.progress.made.get(l).copied().unwrap_or_default();
+        let aimed = |g: usize| (self.aimed[g] as usize).min(levels - 1);
+        let share: Vec<[f64; 4]> = (0..levels)
+            .map(|l| {
+                let prior = |g: usize| if aimed(g) == l { PRIOR } else { 0.0 };
+                let total = tried(l) + (0..4).map(prior).sum::<f64>();
+                std::array::from_fn(|g| if total > 0.0 { (made(l)[g] as f64 + prior(g)) / total } else { 0.0 })
+            })
+            .collect();
+        let chunk = self.chunk.max(1);
+        let in_flight = (crate::pipeline::batch::next_boundary(at.next, chunk) - at.next) as f64;
+        let flying = (at.steer as usize).min(levels - 1);
+        let left: [f64; 4] = std::array::from_fn(|g| {
+            let left = q.0[g].saturating_sub(self.progress.emitted[g]) as f64;
+            if left > 0.0 {
+                (left - in_flight * share[flying][g]).max(0.0)
+            } else {
+                0.0
+            }
+        });
+        let most_left = || {
+            (0..4)
+                .filter(|&g| self.progress.emitted[g] < q.0[g])
+                .max_by_key(|&g| (q.0[g] - self.progress.emitted[g], std::cmp::Reverse(g)))
+                .map_or(0, |g| aimed(g) as u8)
+        };
+        // Grades some level makes (a share of at least one in a thousand).
+        let reachable: [f64; 4] =
+            std::array::from_fn(|g| if share.iter().any(|s| s[g] >= 1e-3) { left[g] } else { 0.0 });
+        if reachable.iter().all(|&x| x == 0.0) {
+            // The chunk in flight is expected to fill the order, or no level makes what is left:
+            // the level aimed at the grade with the most left.
+            return most_left();
+        }
+        match cover(&share, &reachable) {
+            Some(plan) => {
+                let mut best = 0;
+                for l in 1..levels {
+                    if plan[l] > plan[best] + 1e-9 {
+                        best = l;
+                    }
+                }
+                best as u8
+            }
+            None => most_left(),
+        }
     }
 
     fn emit(&mut self, p: &Processed<K>, grade: Grade, rec: &Record) -> Result<()> {
@@ -263,6 +310,103 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
         if self.last_save.elapsed() >= self.save_every {
             self.save(at, false)?;
         }
-        Ok(Flow::Continue { steer_after: self.steer_level(at.next) })
+        Ok(Flow::Continue { steer_after: self.steer_level(at) })
+    }
+}
+
+/// The plan that makes `need[g]` puzzles of every grade in the fewest candidates, where a
+/// candidate at level `l` has grade `g` with probability `share[l][g]`: the candidates per level
+/// of the linear program min Σx subject to Σ_l share[l][g]·x_l ≥ need[g], x ≥ 0. Its optimum
+/// is at a vertex, where as many of the constraints as there are levels hold with equality:
+/// each such set is solved and the feasible solution with the fewest candidates kept (at most
+/// 9 choose 5 = 126 small systems for KenKen's 5 levels). None when no plan meets the need.
+pub fn cover(share: &[[f64; 4]], need: &[f64; 4]) -> Option<Vec<f64>> {
+    let n = share.len();
+    // Rows 0..4: the grades; rows 4..4+n: x_l ≥ 0.
+    let row = |r: usize| -> (Vec<f64>, f64) {
+        if r < 4 {
+            ((0..n).map(|l| share[l][r]).collect(), need[r])
+        } else {
+            ((0..n).map(|l| if l == r - 4 { 1.0 } else { 0.0 }).collect(), 0.0)
+        }
+    };
+    let rows = 4 + n;
+    let feasible = |x: &[f64]| {
+        x.iter().all(|&v| v >= -1e-9)
+            && (0..4).all(|g| (0..n).map(|l| share[l][g] * x[l]).sum::<f64>() >= need[g] - 1e-6)
+    };
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    // Every set of n rows, as a bit mask.
+    for mask in 0u32..1 << rows {
+        if mask.count_ones() as usize != n {
+            continue;
+        }
+        let mut a: Vec<Vec<f64>> = Vec::with_capacity(n);
+        for r in (0..rows).filter(|r| mask >> r & 1 == 1) {
+            let (mut coef, rhs) = row(r);
+            coef.push(rhs);
+            a.push(coef);
+        }
+        let Some(x) = solve(a) else { continue };
+        if feasible(&x) {
+            let total: f64 = x.iter().sum();
+            if best.as_ref().is_none_or(|(t, _)| total < t - 1e-9) {
+                best = Some((total, x));
+            }
+        }
+    }
+    best.map(|(_, x)| x)
+}
+
+/// The solution of the square system whose augmented rows are `a` (Gaussian elimination with
+/// partial pivoting), or None when it is singular.
+fn solve(mut a: Vec<Vec<f64>>) -> Option<Vec<f64>> {
+    let n = a.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        for r in 0..n {
+            if r != col {
+                let f = a[r][col] / a[col][col];
+                if f != 0.0 {
+                    for c in col..=n {
+                        a[r][c] -= f * a[col][c];
+                    }
+                }
+            }
+        }
+    }
+    Some((0..n).map(|i| a[i][n] / a[i][i]).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cover;
+
+    fn close(a: &[f64], b: &[f64]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+    }
+
+    #[test]
+    fn cover_plans_the_fewest_candidates() {
+        // One level per grade: exactly what each needs.
+        let plan = cover(&[[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]], &[3.0, 2.0, 0.0, 0.0]).unwrap();
+        assert!(close(&plan, &[3.0, 2.0]), "{plan:?}");
+        // A level that makes both beats two that make one each.
+        let plan = cover(&[[1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]], &[10.0, 10.0, 0.0, 0.0]);
+        assert!(close(&plan.unwrap(), &[0.0, 20.0, 0.0]));
+        // Mixing: the shared level up to the rarer grade's need, the rest from the easy one.
+        let plan = cover(&[[0.8, 0.2, 0.0, 0.0], [0.4, 0.6, 0.0, 0.0]], &[10.0, 6.0, 0.0, 0.0]).unwrap();
+        let (a, b) = (plan[0], plan[1]);
+        assert!(0.8 * a + 0.4 * b >= 10.0 - 1e-6 && 0.2 * a + 0.6 * b >= 6.0 - 1e-6, "{plan:?}");
+        // Both bounds met with equality at a = 9, b = 7: 16 candidates (30 of the first alone, 25 of
+        // the second).
+        assert!(close(&plan, &[9.0, 7.0]), "{plan:?}");
+        // Nothing to make: nothing planned; a grade no level makes: no plan.
+        assert!(close(&cover(&[[1.0, 0.0, 0.0, 0.0]], &[0.0; 4]).unwrap(), &[0.0]));
+        assert_eq!(cover(&[[1.0, 0.0, 0.0, 0.0]], &[1.0, 1.0, 0.0, 0.0]), None);
     }
 }

@@ -173,7 +173,7 @@ pub fn naked_subsets<M: Copy + Into<u32>, S>(
         let others = open & !subset;
         let hit = digits.count_ones() as usize == k
             && (0..house.len()).any(|i| others >> i & 1 == 1 && house[i] & digits != 0);
-        t.record(hit.then(|| step(subset, others, digits)));
+        t.record_many(1, hit as u32, || Some(step(subset, others, digits)));
     });
     t.situations = before + binom(all, k);
 }
@@ -219,7 +219,7 @@ pub fn hidden_subsets<M: Copy + Into<u32>, S>(house: &[M], k: usize, t: &mut Tal
         let set = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit =
             cover.count_ones() as usize == k && (0..house.len()).any(|i| cover >> i & 1 == 1 && house[i] & !set != 0);
-        t.record(hit.then(|| step(cover, set)));
+        t.record_many(1, hit as u32, || Some(step(cover, set)));
     });
     t.situations = before + binom(all, k);
 }
@@ -253,7 +253,7 @@ pub fn fish<M: Copy + Into<u32>, S>(
     tight_unions(&places[..m], n, |ix, cover| {
         let bases = ix.iter().fold(0u32, |a, &i| a | 1 << fit[i]);
         let hit = cover.count_ones() as usize == n && removable(bases, cover);
-        t.record(hit.then(|| step(bases, cover)));
+        t.record_many(1, hit as u32, || Some(step(bases, cover)));
     });
     t.situations = before + binom(all, n);
 }
