@@ -166,7 +166,7 @@ fn merge_kind<K: Kind>(shards: &[ShardDir], out: &Path, force: bool, quiet: bool
 /// Where the single run's chunks end: a merged book's compressed files end their frames there,
 /// as the run's do (`book::writer`), so merged shards give the single run's bytes.
 struct Frames {
-    /// The run's chunk size (`generate::quota_chunk` of its `[run] chunk` and order).
+    /// The run's chunk size (`generate::quota_chunk` of its `[run] chunk`, order and levels).
     chunk: u64,
     /// The end of the chunk the records written last belong to.
     end: u64,
@@ -178,7 +178,10 @@ impl Frames {
         let chunk = shard.manifest["config"]["run"]["chunk"].as_u64().filter(|&c| c > 0).ok_or_else(|| {
             UsageError(format!("{}: the manifest has no config.run.chunk: not a finished shard", shard.dir.display()))
         })?;
-        let chunk = super::generate::quota_chunk(chunk as usize, order) as u64;
+        // Levels aimed at the grades: the run planned its steering (`generate::planned`).
+        let levels = &shard.manifest["config"]["target"]["levels"];
+        let planned = levels.as_array().is_some_and(|l| l.iter().any(|v| v.as_u64().is_some_and(|v| v > 0)));
+        let chunk = super::generate::quota_chunk(chunk as usize, order, planned) as u64;
         Ok(Frames { chunk, end: next_boundary(0, chunk) })
     }
 
