@@ -13,8 +13,8 @@
 
 use super::KenKen;
 use pf_core::common::cage::{for_each_tuple_within, Op};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A puzzle prepared for solving: cage membership and each cage's valid tuples.
@@ -60,8 +60,9 @@ type CacheKey = (u8, Op, u32, u8, u64);
 thread_local! {
     /// Tuple sets by cage shape (see `CacheKey`): a pure function of the key, so sharing them
     /// between the generator's repairs, the uniqueness check and the rater changes nothing but
-    /// time. Cleared when it grows past `CACHE_LIMIT` entries, so memory stays bounded.
-    static TUPLE_CACHE: RefCell<HashMap<CacheKey, CageFilter>> = RefCell::new(HashMap::new());
+    /// time. Cleared when it grows past `CACHE_LIMIT` entries, so memory stays bounded. Looked
+    /// up for every cage of every board: hashed with Fx (the keys are ours, not an attacker's).
+    static TUPLE_CACHE: RefCell<FxHashMap<CacheKey, CageFilter>> = RefCell::new(FxHashMap::default());
 }
 const CACHE_LIMIT: usize = 50_000;
 /// And cleared when the tuple sets it holds pass this many 64-bit words (256 MiB).
