@@ -28,11 +28,16 @@ if [ -n "${BEFORE:-}" ]; then
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # cpu CMD...: the CPU seconds (user + system) CMD took, its output discarded. From the
-# kernel's microsecond counts (getrusage), not time(1)'s hundredths: a 6x6 order takes 0.09 s.
+# kernel's microsecond counts (wait4), not time(1)'s hundredths: a 6x6 order takes 0.1 s.
 cpu() {
-  python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
+  python3 -c 'import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, _, r = os.wait4(pid, 0)
 print("%.4f" % (r.ru_utime + r.ru_stime))' "$@"
 }
 med() { local f=$1; shift; local xs=(); for i in $(seq "$repeat"); do xs+=("$("$f" "$i" "$@")"); done; printf '%s\n' "${xs[@]}" | median; }
