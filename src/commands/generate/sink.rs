@@ -84,15 +84,15 @@ impl<K: Kind> RunSink<'_, K> {
     /// level that made nothing of a grade still needed is not expected to finish.
     fn steer_level(&self, at: Boundary) -> u8 {
         let (Some(q), true) = (self.quota, self.steering) else { return 0 };
+        if super::planned(&self.aimed) {
+            return self.aimed_level(at, q);
+        }
         let next = at.next;
         let levels = self.steer_levels as usize + 1;
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0);
         let made = |l: usize| self.progress.made.get(l).copied().unwrap_or_default();
         let open: Vec<usize> = (0..4).filter(|&g| self.progress.emitted[g] < q.0[g]).collect();
         let left = |g: usize| (q.0[g] - self.progress.emitted[g]) as f64;
-        if self.aimed.iter().any(|&l| l > 0) {
-            return self.aimed_level(at, q);
-        }
         let cost = |l: usize| -> f64 {
             let made = made(l);
             open.iter()

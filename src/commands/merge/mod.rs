@@ -179,8 +179,8 @@ impl Frames {
             UsageError(format!("{}: the manifest has no config.run.chunk: not a finished shard", shard.dir.display()))
         })?;
         // Levels aimed at the grades: the run planned its steering (`generate::planned`).
-        let levels = &shard.manifest["config"]["target"]["levels"];
-        let planned = levels.as_array().is_some_and(|l| l.iter().any(|v| v.as_u64().is_some_and(|v| v > 0)));
+        let levels = serde_json::from_value::<[u8; 4]>(shard.manifest["config"]["target"]["levels"].clone());
+        let planned = levels.is_ok_and(|l| super::generate::planned(&l));
         let chunk = super::generate::quota_chunk(chunk as usize, order, planned) as u64;
         Ok(Frames { chunk, end: next_boundary(0, chunk) })
     }

@@ -173,47 +173,59 @@ pub fn process_steered<K: Kind>(
         0 => &ctx.steered[(ctx.target.levels[target.index()] as usize).min(ctx.steered.len() - 1)],
         _ => params,
     };
-    let mut best: Option<(u32, Accepted<K>)> = None;
-    let mut last_err = Reject::NoSolution;
-    let mut made = 0;
     // A variant is rated only as far as it can still have the target grade (all but the last
     // attempt): one sure to grade above it is a miss, and a hit after it is kept whatever the
     // misses were. When no variant hits, the kept one depends on every miss's grade and
-    // rejection, so then the variants are made again and rated to the end: the same variants
-    // (each attempt has its own stream), the same choice as without giving up.
-    let mut gave_up = false;
-    for full in [false, true] {
-        if full && !gave_up {
-            break;
-        }
-        (best, last_err, made) = (None, Reject::NoSolution, 0);
-        for attempt in 0..ctx.target.attempts {
-            made += 1;
-            let mut t = StageTimes::default();
-            let mut repairs = 0;
-            let aim = (!full && attempt + 1 < ctx.target.attempts).then_some(target);
-            let outcome = run_stages(ctx, index, Variant { attempt, aim }, params, None, &mut t, &mut repairs);
-            times.generate += t.generate;
-            times.unique += t.unique;
-            times.rate += t.rate;
-            match outcome {
-                None => gave_up = true,
-                Some(Ok(acc)) => {
-                    let hit = acc.grade == target;
-                    if best.as_ref().is_none_or(|b| distance(acc.grade, target) < distance(b.1.grade, target)) {
-                        best = Some((repairs, acc));
-                    }
-                    if hit {
-                        break;
-                    }
-                }
-                Some(Err(r)) => last_err = r,
+    // rejection, so then the variants given up are made again and rated to the end: the same
+    // variants (each attempt has its own stream), the same choice as without giving up.
+    let mut variant = |attempt: u32, aim: Option<Grade>| {
+        let mut t = StageTimes::default();
+        let mut repairs = 0;
+        let outcome = run_stages(ctx, index, Variant { attempt, aim }, params, None, &mut t, &mut repairs);
+        times.generate += t.generate;
+        times.unique += t.unique;
+        times.rate += t.rate;
+        (repairs, outcome)
+    };
+    let mut made = 0;
+    let mut misses = Vec::new();
+    let mut hit = None;
+    for attempt in 0..ctx.target.attempts {
+        made += 1;
+        let aim = (attempt + 1 < ctx.target.attempts).then_some(target);
+        match variant(attempt, aim) {
+            (repairs, Some(Ok(acc))) if acc.grade == target => {
+                hit = Some((repairs, acc));
+                break;
             }
-        }
-        if best.as_ref().is_some_and(|b| b.1.grade == target) {
-            break;
+            miss => misses.push(miss),
         }
     }
+    let (best, last_err) = match hit {
+        Some(hit) => (Some(hit), Reject::NoSolution),
+        None => {
+            let mut best: Option<(u32, Accepted<K>)> = None;
+            let mut last_err = Reject::NoSolution;
+            for (attempt, (repairs, outcome)) in misses.into_iter().enumerate() {
+                let (repairs, outcome) = match outcome {
+                    Some(outcome) => (repairs, outcome),
+                    None => {
+                        let (repairs, outcome) = variant(attempt as u32, None);
+                        (repairs, outcome.expect("rated to the end without a grade to give up above"))
+                    }
+                };
+                match outcome {
+                    Ok(acc) => {
+                        if best.as_ref().is_none_or(|b| distance(acc.grade, target) < distance(b.1.grade, target)) {
+                            best = Some((repairs, acc));
+                        }
+                    }
+                    Err(r) => last_err = r,
+                }
+            }
+            (best, last_err)
+        }
+    };
     match best {
         Some((repairs, acc)) => {
             if let Some(log) = log {
