@@ -488,6 +488,43 @@ fn size_tables_no_kenken_can_use_and_targets_out_of_range_are_named() {
     assert!(stderr(&o).contains("line 1: cage 1: \"target\" 1e+30 is out of range"), "{}", stderr(&o));
 }
 
+/// With its size's `[target.size.N] mix`, a count run plans its variants: the grades follow
+/// `[target] shares` in about one variant a puzzle; `mix = []` goes back to a target grade drawn
+/// per candidate, which throws away the variants that miss it.
+#[test]
+fn a_count_run_with_a_mix_plans_its_variants() {
+    let tmp = tempfile::tempdir().unwrap();
+    let made = |name: &str, config: &str| -> (Vec<u64>, u64) {
+        let cfg = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(&cfg, config).unwrap();
+        let dir = tmp.path().join(name);
+        let o = run(
+            &["--kind", "kenken", "--config", cfg.to_str().unwrap(), "generate", "--size", "6", "--count", "200"]
+                .iter()
+                .copied()
+                .chain(["--seed", "8", "--quiet", "--out", dir.to_str().unwrap()])
+                .collect::<Vec<_>>(),
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let c: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
+        let grades = ["easy", "medium", "hard", "expert"].map(|g| c["grades"][g]["count"].as_u64().unwrap());
+        (grades.to_vec(), c["candidates"]["variants"].as_u64().unwrap())
+    };
+    // Even shares: 50 of each expected (a binomial's spread is 6).
+    let (even, variants) = made("even", "");
+    assert!(even.iter().all(|&n| (25..=75).contains(&n)), "{even:?}");
+    assert!(variants < 300, "{variants} variants for 200 puzzles");
+    let (two, _) = made("two", "[target]\nshares = [1.0, 0.0, 0.0, 1.0]\n");
+    assert_eq!((two[1], two[2]), (0, 0), "{two:?}");
+    assert!((70..=130).contains(&two[0]), "{two:?}");
+    // Drawing a target per candidate makes more variants for the same mix.
+    let (drawn, drawn_variants) = made("drawn", "[target.size.6]\nmix = []\n");
+    assert!(drawn.iter().all(|&n| (25..=75).contains(&n)), "{drawn:?}");
+    assert!(drawn_variants > variants + 100, "{drawn_variants} drawn, {variants} planned");
+}
+
 /// `[target] levels` aims each grade's variants (and a quota run's steering) at a steering
 /// level: one past the kind's last is refused naming the key; a quota run steers to the levels
 /// aimed at its grades, and a grade that cannot be made (3×3 expert) does not starve the others.

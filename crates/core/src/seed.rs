@@ -55,6 +55,17 @@ pub fn target_draw(master: u64, kind: &str, params_key: &str, index: u64) -> f64
     (z >> 11) as f64 / (1u64 << 53) as f64
 }
 
+/// Two numbers in [0, 1) fixed by variant `attempt` of a candidate, apart from its stream: the
+/// steering level it is made at and whether it is kept (a count run's plan, `[target.size.N]
+/// mix`).
+pub fn plan_draws(master: u64, kind: &str, params_key: &str, index: u64, attempt: u32) -> (f64, f64) {
+    let seed = candidate_seed(master, kind, params_key, index);
+    let a = splitmix(seed ^ splitmix(attempt as u64 ^ 0x706c_616e_0000_0000));
+    let b = splitmix(a ^ 0x6b65_6570_0000_0000);
+    let unit = |z: u64| (z >> 11) as f64 / (1u64 << 53) as f64;
+    (unit(a), unit(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -67,12 +67,15 @@ fn default_save_every() -> f64 {
 /// Grade targeting: each candidate draws a target grade from `shares` and makes up to
 /// `attempts` variants until one has that grade (0: off, the candidate is its first variant),
 /// each at the kind's steering level `levels[grade]` (settings aimed at that grade; 0 = as
-/// configured).
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+/// configured). With `mix` (the size's `[target.size.N] mix`: per steering level, the share of
+/// each grade among its candidates), a count run plans instead (`pipeline::plan::Plan`).
+#[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct TargetSection {
     pub attempts: u32,
     pub shares: [f64; 4],
     pub levels: [u8; 4],
+    /// Empty: no plan.
+    pub mix: Vec<[f64; 4]>,
 }
 
 /// `[target]` as written: the keys of `TargetSection` and per-size `attempts`
@@ -93,7 +96,10 @@ struct TargetKeys {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TargetSizeKeys {
-    attempts: u32,
+    #[serde(default)]
+    attempts: Option<u32>,
+    #[serde(default)]
+    mix: Option<Vec<[f64; 4]>>,
 }
 
 impl Default for TargetKeys {
@@ -108,7 +114,7 @@ fn even_shares() -> [f64; 4] {
 
 impl Default for TargetSection {
     fn default() -> Self {
-        TargetSection { attempts: 0, shares: even_shares(), levels: [0; 4] }
+        TargetSection { attempts: 0, shares: even_shares(), levels: [0; 4], mix: Vec::new() }
     }
 }
 
@@ -135,6 +141,9 @@ pub struct RunConfig<P> {
     pub target: TargetSection,
     /// `[target.size.N] attempts`: targeting attempts for particular grid sizes.
     pub target_by_size: BTreeMap<usize, u32>,
+    /// `[target.size.N] mix`: per steering level, its candidates' share of each grade (rows
+    /// summing to 1), for particular grid sizes.
+    pub target_mix_by_size: BTreeMap<usize, Vec<[f64; 4]>>,
     /// The merged configuration as used, for the manifest.
     pub table: toml::Table,
     /// The `[grades]` and `[target]` keys the user's `--config` file set (checked by `check_effect`).
@@ -161,16 +170,17 @@ impl<P> RunConfig<P> {
     pub fn target_for_run(&self, size: Option<usize>, quota: bool) -> TargetSection {
         let t = self.target_for(size);
         if quota {
-            TargetSection { attempts: 0, ..t }
+            TargetSection { attempts: 0, mix: Vec::new(), ..t }
         } else {
             t
         }
     }
 
-    /// Grade targeting for a grid size (`[target.size.N] attempts` when given).
+    /// Grade targeting for a grid size (`[target.size.N] attempts` and `mix` when given).
     pub fn target_for(&self, size: Option<usize>) -> TargetSection {
         let attempts = size.and_then(|s| self.target_by_size.get(&s)).copied().unwrap_or(self.target.attempts);
-        TargetSection { attempts, ..self.target }
+        let mix = size.and_then(|s| self.target_mix_by_size.get(&s)).cloned().unwrap_or_default();
+        TargetSection { attempts, mix, ..self.target.clone() }
     }
 
     /// The first of the key's variants (most specific first) that has a table.
@@ -374,13 +384,33 @@ pub(crate) fn from_table<P: DeserializeOwned>(
         )));
     }
     let mut target_by_size = BTreeMap::new();
+    let mut target_mix_by_size = BTreeMap::new();
     for (key, s) in &t.size {
         let size: usize =
             key.parse().ok().filter(|n| (1..=255).contains(n)).ok_or_else(|| {
                 UsageError(format!("{source}: [target.size.{key}]: the size must be a number, 1 to 255"))
             })?;
-        check_attempts(s.attempts, &format!("target.size.{key}"))?;
-        target_by_size.insert(size, s.attempts);
+        if let Some(a) = s.attempts {
+            check_attempts(a, &format!("target.size.{key}"))?;
+            target_by_size.insert(size, a);
+        }
+        if let Some(mix) = &s.mix {
+            let mut rows = Vec::with_capacity(mix.len());
+            for (l, row) in mix.iter().enumerate() {
+                let total: f64 = row.iter().sum();
+                if row.iter().any(|x| !x.is_finite() || *x < 0.0) || total <= 0.0 {
+                    return Err(UsageError(format!(
+                        "{source}: [target.size.{key}] mix: row {l} (steering level {l}) must be four \
+                         non-negative numbers, not all 0, got {row:?}"
+                    )));
+                }
+                rows.push(row.map(|x| x / total));
+            }
+            // `mix = []`: no plan at this size (the built-in mix set aside).
+            if !rows.is_empty() {
+                target_mix_by_size.insert(size, rows);
+            }
+        }
     }
     Ok(RunConfig {
         thresholds,
@@ -388,8 +418,9 @@ pub(crate) fn from_table<P: DeserializeOwned>(
         by_variant,
         params: file.generate,
         run: file.run,
-        target: TargetSection { attempts: t.attempts, shares: t.shares, levels: t.levels },
+        target: TargetSection { attempts: t.attempts, shares: t.shares, levels: t.levels, mix: Vec::new() },
         target_by_size,
+        target_mix_by_size,
         table,
         user_grades,
     })
@@ -426,8 +457,21 @@ pub fn load_saved<K: Kind>(text: &str) -> Result<RunConfig<K::Params>, UsageErro
 /// ignored (`[grades.size.99]` for KenKen, whose sizes stop at 12).
 fn check_table_sizes<K: Kind, P>(cfg: &RunConfig<P>, source: &str) -> Result<(), UsageError> {
     let label = K::TITLE;
+    for (&n, mix) in &cfg.target_mix_by_size {
+        let levels = K::STEER_LEVELS as usize + 1;
+        if mix.len() != levels {
+            return Err(UsageError(format!(
+                "{source}: [target.size.{n}] mix must have one row per steering level of {}, 0 to {} ({levels} rows), \
+                 got {}",
+                K::TITLE,
+                K::STEER_LEVELS,
+                mix.len()
+            )));
+        }
+    }
     let grades = cfg.by_size.keys().map(|&n| ("grades", n));
-    for (section, n) in grades.chain(cfg.target_by_size.keys().map(|&n| ("target", n))) {
+    let targets = cfg.target_by_size.keys().chain(cfg.target_mix_by_size.keys()).map(|&n| ("target", n));
+    for (section, n) in grades.chain(targets) {
         let why = match K::TABLE_SIZES {
             Some((lo, hi)) if (lo..=hi).contains(&n) => continue,
             Some((lo, hi)) => format!("{label} has sizes {lo} to {hi}"),
@@ -568,6 +612,30 @@ mod effect_tests {
         assert!(e.contains("variant.9k") && e.contains("no variant tables"), "{e}");
         assert!(bad("[grades.variant.\"9 k\"]\nk1 = 1.0\nk2 = 2.0\nk3 = 3.0\n").contains("[grades.variant.9 k]"));
         assert!(bad("[grades.variant.9k]\nk1 = 3.0\nk2 = 2.0\nk3 = 4.0\n").contains("[grades.variant.9k]"));
+    }
+
+    #[test]
+    fn a_mix_per_size_and_its_checks() {
+        let c = kenken(
+            "[target.size.9]\nmix = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], \
+             [0.0, 0.0, 0.0, 2.0], [1.0, 1.0, 1.0, 1.0]]\n",
+        );
+        // Rows scaled to sum 1; other sizes keep the built-in mix; a quota order has none.
+        let mix = c.target_for(Some(9)).mix;
+        assert_eq!((mix[3], mix[4]), ([0.0, 0.0, 0.0, 1.0], [0.25; 4]));
+        assert_eq!(c.target_for(Some(6)).mix.len(), 5);
+        assert!(c.target_for_run(Some(9), true).mix.is_empty());
+        // A size table may set the mix alone: the attempts stay [target]'s.
+        assert_eq!(c.target_for(Some(9)).attempts, c.target.attempts);
+        assert!(bad("[target.size.9]\nmix = [[1.0, -1.0, 0.0, 0.0]]\n").contains("[target.size.9] mix: row 0"));
+        assert!(bad("[target.size.9]\nmix = [[0.0, 0.0, 0.0, 0.0]]\n").contains("[target.size.9] mix: row 0"));
+        // One row per steering level.
+        let e = load_text::<KenKenKind>("[target.size.9]\nmix = [[1.0, 0.0, 0.0, 0.0]]\n").unwrap_err().0;
+        assert!(e.contains("[target.size.9] mix") && e.contains("5 rows"), "{e}");
+        // An empty mix sets the built-in one aside.
+        assert!(kenken("[target.size.6]\nmix = []\n").target_for(Some(6)).mix.is_empty());
+        let e = load_text::<KenKenKind>("[target.size.40]\nmix = [[1.0, 0.0, 0.0, 0.0]]\n").unwrap_err().0;
+        assert!(e.contains("[target.size.40]"), "{e}");
     }
 
     /// `load::<K>` with `text` as the user's file.

@@ -17,7 +17,9 @@
 //! replaced (no ÷; larger cages; `prefer_demanding = 0.4`) made hard and expert 9×9 puzzles in
 //! 2.2/3.2, 3.8/3.2 and 6.1/3.5 ms.
 //!
-//! A quota run picks among them by what each has made so far (`generate`'s sink).
+//! A quota run picks among them by what each has made so far (`generate`'s sink). Each size's
+//! measured mix per level (`[target.size.N] mix` in config/kenken.toml, `scripts/kenken-mix.sh`)
+//! lets a count run plan its variants over all five levels and a quota order start from it.
 
 use super::KenKenParams;
 

@@ -361,6 +361,7 @@ fn new_sink<'a, K: Kind>(
         chunk: quota_chunk(run.chunk, req.quota, planned(&cfg.target.levels)) as u64,
         steer_levels: K::steer_levels(&cfg.params),
         aimed: cfg.target.levels,
+        mix: cfg.target_for(GradeKey::of_run::<K>(&cfg.params).size).mix,
         _kind: std::marker::PhantomData,
     })
 }

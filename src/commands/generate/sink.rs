@@ -11,6 +11,7 @@ use crate::grade::Grade;
 use crate::kinds::{Kind, Reject};
 use crate::pipeline::batch::{Abandon, Boundary, Flow, Sink};
 use crate::pipeline::order::Quota;
+use crate::pipeline::plan::cover;
 use crate::pipeline::Processed;
 use anyhow::Result;
 use indicatif::ProgressBar;
@@ -29,6 +30,10 @@ pub const EXPLORE: u64 = 64;
 /// Candidates of the grade it is aimed at that a level aimed at a grade (`[target] levels`) is
 /// credited with before it has made any (`aimed_level`).
 pub const PRIOR: f64 = 4.0;
+
+/// Candidates a level is credited with before it has made any, in the shares its size's
+/// `[target.size.N] mix` gives it (when the size has one, in place of `PRIOR`).
+pub const MIX_PRIOR: f64 = 64.0;
 
 /// Why the run stopped before its range ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +73,9 @@ pub struct RunSink<'a, K: Kind> {
     pub steer_levels: u8,
     /// `[target] levels`: the steering level aimed at each grade; all 0 when the kind has none.
     pub aimed: [u8; 4],
+    /// `[target.size.N] mix` of the run's size (empty when none): each level's expected share
+    /// of each grade, the planned steering's prior (`MIX_PRIOR`).
+    pub mix: Vec<[f64; 4]>,
     pub _kind: std::marker::PhantomData<K>,
 }
 
@@ -142,9 +150,14 @@ impl<K: Kind> RunSink<'_, K> {
         let tried = |l: usize| self.progress.steering_levels.get(l).copied().unwrap_or(0) as f64;
         let made = |l: usize| self.progress.made.get(l).copied().unwrap_or_default();
         let aimed = |g: usize| (self.aimed[g] as usize).min(levels - 1);
+        let measured = self.mix.len() >= levels;
         let share: Vec<[f64; 4]> = (0..levels)
             .map(|l| {
-                let prior = |g: usize| if aimed(g) == l { PRIOR } else { 0.0 };
+                let prior = |g: usize| match measured {
+                    true => MIX_PRIOR * self.mix[l][g],
+                    false if aimed(g) == l => PRIOR,
+                    false => 0.0,
+                };
                 let total = tried(l) + (0..4).map(prior).sum::<f64>();
                 std::array::from_fn(|g| if total > 0.0 { (made(l)[g] as f64 + prior(g)) / total } else { 0.0 })
             })
@@ -311,102 +324,5 @@ impl<K: Kind> Sink<Item<K>> for RunSink<'_, K> {
             self.save(at, false)?;
         }
         Ok(Flow::Continue { steer_after: self.steer_level(at) })
-    }
-}
-
-/// The plan that makes `need[g]` puzzles of every grade in the fewest candidates, where a
-/// candidate at level `l` has grade `g` with probability `share[l][g]`: the candidates per level
-/// of the linear program min Σx subject to Σ_l share[l][g]·x_l ≥ need[g], x ≥ 0. Its optimum
-/// is at a vertex, where as many of the constraints as there are levels hold with equality:
-/// each such set is solved and the feasible solution with the fewest candidates kept (at most
-/// 9 choose 5 = 126 small systems for KenKen's 5 levels). None when no plan meets the need.
-pub fn cover(share: &[[f64; 4]], need: &[f64; 4]) -> Option<Vec<f64>> {
-    let n = share.len();
-    // Rows 0..4: the grades; rows 4..4+n: x_l ≥ 0.
-    let row = |r: usize| -> (Vec<f64>, f64) {
-        if r < 4 {
-            ((0..n).map(|l| share[l][r]).collect(), need[r])
-        } else {
-            ((0..n).map(|l| if l == r - 4 { 1.0 } else { 0.0 }).collect(), 0.0)
-        }
-    };
-    let rows = 4 + n;
-    let feasible = |x: &[f64]| {
-        x.iter().all(|&v| v >= -1e-9)
-            && (0..4).all(|g| (0..n).map(|l| share[l][g] * x[l]).sum::<f64>() >= need[g] - 1e-6)
-    };
-    let mut best: Option<(f64, Vec<f64>)> = None;
-    // Every set of n rows, as a bit mask.
-    for mask in 0u32..1 << rows {
-        if mask.count_ones() as usize != n {
-            continue;
-        }
-        let mut a: Vec<Vec<f64>> = Vec::with_capacity(n);
-        for r in (0..rows).filter(|r| mask >> r & 1 == 1) {
-            let (mut coef, rhs) = row(r);
-            coef.push(rhs);
-            a.push(coef);
-        }
-        let Some(x) = solve(a) else { continue };
-        if feasible(&x) {
-            let total: f64 = x.iter().sum();
-            if best.as_ref().is_none_or(|(t, _)| total < t - 1e-9) {
-                best = Some((total, x));
-            }
-        }
-    }
-    best.map(|(_, x)| x)
-}
-
-/// The solution of the square system whose augmented rows are `a` (Gaussian elimination with
-/// partial pivoting), or None when it is singular.
-fn solve(mut a: Vec<Vec<f64>>) -> Option<Vec<f64>> {
-    let n = a.len();
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        for r in 0..n {
-            if r != col {
-                let f = a[r][col] / a[col][col];
-                if f != 0.0 {
-                    for c in col..=n {
-                        a[r][c] -= f * a[col][c];
-                    }
-                }
-            }
-        }
-    }
-    Some((0..n).map(|i| a[i][n] / a[i][i]).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cover;
-
-    fn close(a: &[f64], b: &[f64]) -> bool {
-        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
-    }
-
-    #[test]
-    fn cover_plans_the_fewest_candidates() {
-        // One level per grade: exactly what each needs.
-        let plan = cover(&[[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]], &[3.0, 2.0, 0.0, 0.0]).unwrap();
-        assert!(close(&plan, &[3.0, 2.0]), "{plan:?}");
-        // A level that makes both beats two that make one each.
-        let plan = cover(&[[1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]], &[10.0, 10.0, 0.0, 0.0]);
-        assert!(close(&plan.unwrap(), &[0.0, 20.0, 0.0]));
-        // Mixing: the shared level up to the rarer grade's need, the rest from the easy one.
-        let plan = cover(&[[0.8, 0.2, 0.0, 0.0], [0.4, 0.6, 0.0, 0.0]], &[10.0, 6.0, 0.0, 0.0]).unwrap();
-        let (a, b) = (plan[0], plan[1]);
-        assert!(0.8 * a + 0.4 * b >= 10.0 - 1e-6 && 0.2 * a + 0.6 * b >= 6.0 - 1e-6, "{plan:?}");
-        // Both bounds met with equality at a = 9, b = 7: 16 candidates (30 of the first alone, 25 of
-        // the second).
-        assert!(close(&plan, &[9.0, 7.0]), "{plan:?}");
-        // Nothing to make: nothing planned; a grade no level makes: no plan.
-        assert!(close(&cover(&[[1.0, 0.0, 0.0, 0.0]], &[0.0; 4]).unwrap(), &[0.0]));
-        assert_eq!(cover(&[[1.0, 0.0, 0.0, 0.0]], &[1.0, 1.0, 0.0, 0.0]), None);
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod order;
+pub mod plan;
 
 use crate::config::TargetSection;
 use pf_core::grade::{Grade, Thresholds};
@@ -27,6 +28,9 @@ pub struct Context<K: Kind> {
     pub shard: Option<order::Shard>,
     /// Grade targeting (`[target]`; attempts 0 = off).
     pub target: TargetSection,
+    /// A count run's plan over the steering levels (`[target.size.N] mix` given, targeting
+    /// on); `None`: each candidate draws a target grade.
+    pub plan: Option<plan::Plan>,
     /// How candidates are rated and what is recorded (techniques switched off, paths,
     /// shortcut); `None` rates plainly, the fast path.
     pub trace: Option<Trace>,
@@ -76,14 +80,20 @@ impl<K: Kind> Context<K> {
             steered,
             shard: None,
             target: TargetSection::default(),
+            plan: None,
             trace: None,
             constraint: Constraint::default(),
         }
     }
 
-    /// The same context with grade targeting (`[target]`).
+    /// The same context with grade targeting (`[target]`), planned when the target has a mix
+    /// for the run's steering levels.
     pub fn with_target(self, target: TargetSection) -> Self {
-        Context { target, ..self }
+        let levels = self.steered.len();
+        let plan = (target.attempts > 0 && target.mix.len() >= levels)
+            .then(|| plan::Plan::new(&target.mix[..levels], &target.shares))
+            .flatten();
+        Context { target, plan, ..self }
     }
 
     /// The grade candidate `index` aims at under `[target]`: a draw from the shares with the
@@ -164,6 +174,9 @@ pub fn process_steered<K: Kind>(
             .expect("rated to the end without a grade to give up above");
         return Processed { index, steer, repairs, attempts: 1, outcome, times };
     }
+    if let (Some(plan), 0) = (&ctx.plan, steer) {
+        return process_planned(ctx, plan, index, log);
+    }
     // Grade targeting, as Keen reaches its levels: variants until one has the target grade,
     // else the accepted variant nearest it (the first of equals), else the last rejection.
     let target = ctx.target_grade(index);
@@ -238,6 +251,57 @@ pub fn process_steered<K: Kind>(
         }
         None => Processed { index, steer, repairs: 0, attempts: made, outcome: Err(last_err), times },
     }
+}
+
+/// A count run's candidate under a plan (`[target.size.N] mix`): variant after variant, each
+/// made at a steering level drawn from `plan.weight` and kept when a draw below
+/// `plan.keep[grade]` says so (both draws from the variant's own seed, made before it), so the
+/// run's grades follow `shares` with the fewest variants the levels allow, every grade a
+/// variant has counted (a variant aimed at a grade that misses it is lost). A variant sure to
+/// grade above every grade its draw keeps is rated no further. The last attempt is kept,
+/// whatever its grade, rated to the end.
+fn process_planned<K: Kind>(
+    ctx: &Context<K>,
+    plan: &plan::Plan,
+    index: u64,
+    log: Option<&mut Vec<LogEntry>>,
+) -> Processed<K> {
+    let mut times = StageTimes::default();
+    let attempts = ctx.target.attempts.max(1);
+    let mut outcome = Err(Reject::NoSolution);
+    let mut kept_repairs = 0;
+    let mut made = 0;
+    for attempt in 0..attempts {
+        made += 1;
+        let (u_level, u_keep) = seed::plan_draws(ctx.master, K::NAME, &ctx.params_key, index, attempt);
+        let level = plan.level(u_level).min((ctx.steered.len() - 1) as u8);
+        let keep = plan.kept(u_keep);
+        let last = attempt + 1 == attempts;
+        let aim = if last { None } else { plan::Plan::highest(&keep) };
+        let mut t = StageTimes::default();
+        let mut repairs = 0;
+        let params = &ctx.steered[level as usize];
+        let out = run_stages(ctx, index, Variant { attempt, aim }, params, None, &mut t, &mut repairs);
+        times.generate += t.generate;
+        times.unique += t.unique;
+        times.rate += t.rate;
+        match out {
+            Some(Ok(acc)) if last || keep[acc.grade.index()] => {
+                outcome = Ok(acc);
+                kept_repairs = repairs;
+                break;
+            }
+            Some(Err(r)) if last => outcome = Err(r),
+            _ => {}
+        }
+    }
+    if let (Some(log), Ok(acc)) = (log, &outcome) {
+        // The rater's log of the variant kept (replay): rate it again.
+        let mut trace = Trace { log: Some(Vec::new()), ..ctx.trace.clone().unwrap_or_default() };
+        K::rate(&acc.puzzle, &acc.solution, Some(&mut trace));
+        *log = trace.log.unwrap_or_default();
+    }
+    Processed { index, steer: 0, repairs: kept_repairs, attempts: made, outcome, times }
 }
 
 /// Whether the puzzle needs each required technique: with trial (and what the run switches
