@@ -167,9 +167,7 @@ impl Stats {
         self.repairs += p.repairs as u64;
         self.repaired += (p.repairs > 0) as u64;
         self.variants += p.attempts as u64;
-        self.times.generate += p.times.generate;
-        self.times.unique += p.times.unique;
-        self.times.rate += p.times.rate;
+        self.times += p.times;
         let took = (p.times.generate + p.times.unique + p.times.rate).as_secs_f64();
         if self.slowest.is_none_or(|(s, _)| took > s) {
             self.slowest = Some((took, p.index));

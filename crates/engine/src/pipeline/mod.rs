@@ -140,6 +140,14 @@ pub struct StageTimes {
     pub rate: Duration,
 }
 
+impl std::ops::AddAssign for StageTimes {
+    fn add_assign(&mut self, t: StageTimes) {
+        self.generate += t.generate;
+        self.unique += t.unique;
+        self.rate += t.rate;
+    }
+}
+
 pub struct Processed<K: Kind> {
     pub index: u64,
     /// The steering level it was generated with.
@@ -195,9 +203,7 @@ pub fn process_steered<K: Kind>(
         let mut t = StageTimes::default();
         let mut repairs = 0;
         let outcome = run_stages(ctx, index, Variant { attempt, aim }, params, None, &mut t, &mut repairs);
-        times.generate += t.generate;
-        times.unique += t.unique;
-        times.rate += t.rate;
+        times += t;
         (repairs, outcome)
     };
     let mut made = 0;
@@ -242,10 +248,7 @@ pub fn process_steered<K: Kind>(
     match best {
         Some((repairs, acc)) => {
             if let Some(log) = log {
-                // The rater's log of the variant kept (replay): rate it again.
-                let mut trace = Trace { log: Some(Vec::new()), ..ctx.trace.clone().unwrap_or_default() };
-                K::rate(&acc.puzzle, &acc.solution, Some(&mut trace));
-                *log = trace.log.unwrap_or_default();
+                *log = kept_log(ctx, &acc);
             }
             Processed { index, steer, repairs, attempts: made, outcome: Ok(acc), times }
         }
@@ -267,14 +270,16 @@ fn process_planned<K: Kind>(
     log: Option<&mut Vec<LogEntry>>,
 ) -> Processed<K> {
     let mut times = StageTimes::default();
-    let attempts = ctx.target.attempts.max(1);
+    // At least one: `process_steered` handles targeting off (0 attempts) before any plan.
+    let attempts = ctx.target.attempts;
     let mut outcome = Err(Reject::NoSolution);
     let mut kept_repairs = 0;
     let mut made = 0;
     for attempt in 0..attempts {
         made += 1;
         let (u_level, u_keep) = seed::plan_draws(ctx.master, K::NAME, &ctx.params_key, index, attempt);
-        let level = plan.level(u_level).min((ctx.steered.len() - 1) as u8);
+        // The plan has a weight per steering level of the run (`with_target`).
+        let level = plan.level(u_level);
         let keep = plan.kept(u_keep);
         let last = attempt + 1 == attempts;
         let aim = if last { None } else { plan::Plan::highest(&keep) };
@@ -282,9 +287,7 @@ fn process_planned<K: Kind>(
         let mut repairs = 0;
         let params = &ctx.steered[level as usize];
         let out = run_stages(ctx, index, Variant { attempt, aim }, params, None, &mut t, &mut repairs);
-        times.generate += t.generate;
-        times.unique += t.unique;
-        times.rate += t.rate;
+        times += t;
         match out {
             Some(Ok(acc)) if last || keep[acc.grade.index()] => {
                 outcome = Ok(acc);
@@ -296,12 +299,17 @@ fn process_planned<K: Kind>(
         }
     }
     if let (Some(log), Ok(acc)) = (log, &outcome) {
-        // The rater's log of the variant kept (replay): rate it again.
-        let mut trace = Trace { log: Some(Vec::new()), ..ctx.trace.clone().unwrap_or_default() };
-        K::rate(&acc.puzzle, &acc.solution, Some(&mut trace));
-        *log = trace.log.unwrap_or_default();
+        *log = kept_log(ctx, acc);
     }
     Processed { index, steer: 0, repairs: kept_repairs, attempts: made, outcome, times }
+}
+
+/// The rater's log of the variant a targeted candidate kept (`replay`): the variants were rated
+/// without one, so it is rated again.
+fn kept_log<K: Kind>(ctx: &Context<K>, acc: &Accepted<K>) -> Vec<LogEntry> {
+    let mut trace = Trace { log: Some(Vec::new()), ..ctx.trace.clone().unwrap_or_default() };
+    K::rate(&acc.puzzle, &acc.solution, Some(&mut trace));
+    trace.log.unwrap_or_default()
 }
 
 /// Whether the puzzle needs each required technique: with trial (and what the run switches
