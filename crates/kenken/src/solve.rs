@@ -364,6 +364,16 @@ const CHEAP_WORDS: usize = 16;
 /// The most cells a cage can have (a 12×12 grid).
 pub const MAX_CELLS: usize = 144;
 
+/// What `Board::cage_union` computes: the digits every tuple uses too (`Must`), or only each
+/// cell's union, from scratch (`Union`) or from the cage's earlier filterings (`Chained`, the
+/// search's propagation: the same union in less work).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Must,
+    Union,
+    Chained,
+}
+
 impl<'a> Board<'a> {
     pub fn new(puzzle: &'a KenKen) -> Board<'a> {
         let n = puzzle.size as usize;
@@ -464,13 +474,21 @@ impl<'a> Board<'a> {
     /// digits every tuple uses. `None` when no tuple fits.
     pub(crate) fn cage_options(&self, k: usize, cand: &[u16]) -> Option<(Vec<u16>, u16)> {
         let mut union = [0u16; MAX_CELLS];
-        let must = self.cage_union(k, cand, &mut union, true)?;
+        let must = self.cage_union(k, cand, &mut union, Want::Must)?;
         Some((union[..self.cells[k].len()].to_vec(), must))
     }
 
-    /// `cage_options` into a fixed buffer (the propagation hot path). `must` is computed only
-    /// when asked for (`want_must`).
-    fn cage_union(&self, k: usize, cand: &[u16], union: &mut [u16], want_must: bool) -> Option<u16> {
+    /// The union of digits each cell of cage `k` takes over its valid tuples, into `union`
+    /// (zeroed by the caller), as `cage_options` gives it but without the digits every tuple
+    /// uses; false when no tuple fits. The rater's cage memo, after every step.
+    pub(crate) fn cage_digits(&self, k: usize, cand: &[u16], union: &mut [u16]) -> bool {
+        self.cage_union(k, cand, union, Want::Union).is_some()
+    }
+
+    /// `cage_options` into a fixed buffer (the propagation hot path, `Want::Chained`). `must` is
+    /// computed only when asked for (`Want::Must`); else it is 0.
+    fn cage_union(&self, k: usize, cand: &[u16], union: &mut [u16], want: Want) -> Option<u16> {
+        let want_must = want == Want::Must;
         let cells = &self.cells[k];
         let cage = &self.puzzle.cages[k];
         match &self.tuples[k] {
@@ -486,7 +504,7 @@ impl<'a> Board<'a> {
                 }
                 let alive = &mut alive[..sets.words];
                 let chain = &mut self.chains.borrow_mut()[k];
-                if !want_must && chain.masks.capacity() > 0 {
+                if want == Want::Chained && chain.masks.capacity() > 0 {
                     return sets.filter_chained(cells, cand, union, chain, alive, live).then_some(0);
                 }
                 if !sets.filter(cells, cand, union, alive, live) {
@@ -700,7 +718,7 @@ impl<'a> Board<'a> {
     #[inline]
     fn filter_cage(&self, k: usize, cand: &mut [u16], union: &mut [u16; MAX_CELLS], q: &mut Queue) -> bool {
         union[..self.cells[k].len()].fill(0);
-        if self.cage_union(k, cand, union, false).is_none() {
+        if self.cage_union(k, cand, union, Want::Chained).is_none() {
             return false;
         }
         for (&c, &u) in self.cells[k].iter().zip(union.iter()) {

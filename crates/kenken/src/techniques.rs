@@ -6,7 +6,7 @@
 //! `Board::propagate`, which never removes a digit of a solution that the position still allows;
 //! `Position::unsound` audits every step against the known solution.
 
-use super::solve::Board;
+use super::solve::{Board, MAX_CELLS};
 use super::KenKen;
 use pf_core::common::cage::Op;
 use pf_core::common::latin::{self, line_name};
@@ -152,9 +152,10 @@ pub enum Step {
 struct CageMemo {
     /// The cage's version it was computed at (`Position::cage_version`).
     version: u32,
-    /// Per cell the digits some tuple gives it, and the digits every tuple uses; `None` when
-    /// no tuple fits.
-    filter: Option<(Rc<[u16]>, u16)>,
+    /// Whether some tuple fits the cage's candidates.
+    fits: bool,
+    /// The digits some tuple gives `last` (0 when there is no such cell or no tuple fits).
+    last_union: u16,
     /// Whether a cell of the cage is empty.
     open: bool,
     /// The cage's only empty cell, when it has one: (position in the cage, cell).
@@ -234,39 +235,72 @@ impl<'a> Position<'a> {
     fn cage_memo(&self, k: usize) -> std::cell::Ref<'_, CageMemo> {
         let version = self.cage_version[k];
         if self.cage_memo.borrow()[k].as_ref().is_none_or(|m| m.version != version) {
-            let cells = &self.board.cells[k];
-            let filter: Option<(Rc<[u16]>, u16)> =
-                self.board.cage_options(k, &self.cand).map(|(union, must)| (Rc::from(union), must));
-            let mut empty = cells.iter().enumerate().filter(|(_, &c)| !self.placed[c]);
-            let (first, second) = (empty.next(), empty.next());
-            let removal = |as_set: bool| {
-                let (union, _) = filter.as_ref()?;
-                let any = union.iter().fold(0, |a, &u| a | u);
-                cells
-                    .iter()
-                    .zip(union.iter())
-                    .map(|(&c, &u)| (c, if as_set { any } else { u }))
-                    .find(|&(c, keep)| !self.placed[c] && self.cand[c] & !keep != 0)
-            };
-            let memo = CageMemo {
-                version,
-                open: first.is_some(),
-                last: match (first, second) {
-                    (Some((i, &c)), None) => Some((i, c)),
-                    _ => None,
-                },
-                removal: [removal(false), removal(true)],
-                filter,
-            };
+            let memo = self.compute_memo(k, version);
             self.cage_memo.borrow_mut()[k] = Some(memo);
         }
         std::cell::Ref::map(self.cage_memo.borrow(), |m| m[k].as_ref().expect("just computed"))
     }
 
-    /// The digits each cell of cage `k` keeps and the digits every tuple uses (`None` when no
-    /// tuple fits).
-    fn cage_filter(&self, k: usize) -> Option<(Rc<[u16]>, u16)> {
-        self.cage_memo(k).filter.clone()
+    /// Every cage's memo (`cage_memo`), brought up to date at once: the level-1 cage techniques
+    /// read them all after every step.
+    fn memos(&self) -> std::cell::Ref<'_, [Option<CageMemo>]> {
+        {
+            let mut memos = self.cage_memo.borrow_mut();
+            for (k, m) in memos.iter_mut().enumerate() {
+                let version = self.cage_version[k];
+                if m.as_ref().is_none_or(|m| m.version != version) {
+                    *m = Some(self.compute_memo(k, version));
+                }
+            }
+        }
+        std::cell::Ref::map(self.cage_memo.borrow(), |m| &m[..])
+    }
+
+    /// Cage `k`'s memo at its version `version`.
+    fn compute_memo(&self, k: usize, version: u32) -> CageMemo {
+        let cells = &self.board.cells[k];
+        // A buffer on the stack: the memo is computed again after nearly every step.
+        let mut buffer = [0u16; MAX_CELLS];
+        let union = &mut buffer[..cells.len()];
+        let fits = self.board.cage_digits(k, &self.cand, union);
+        let union = &*union;
+        let mut empty = cells.iter().enumerate().filter(|(_, &c)| !self.placed[c]);
+        let (first, second) = (empty.next(), empty.next());
+        let last = match (first, second) {
+            (Some((i, &c)), None) => Some((i, c)),
+            _ => None,
+        };
+        let removal = |as_set: bool| {
+            if !fits {
+                return None;
+            }
+            let any = union.iter().fold(0, |a, &u| a | u);
+            cells
+                .iter()
+                .zip(union.iter())
+                .map(|(&c, &u)| (c, if as_set { any } else { u }))
+                .find(|&(c, keep)| !self.placed[c] && self.cand[c] & !keep != 0)
+        };
+        CageMemo {
+            version,
+            open: first.is_some(),
+            last,
+            last_union: match last {
+                Some((i, _)) if fits => union[i],
+                _ => 0,
+            },
+            removal: [removal(false), removal(true)],
+            fits,
+        }
+    }
+
+    /// The digits every tuple of cage `k` uses (`None` when no tuple fits). Only `cage_line`
+    /// (level 3) asks, so it is not kept in the memo.
+    fn cage_must(&self, k: usize) -> Option<u16> {
+        if !self.cage_memo(k).fits {
+            return None;
+        }
+        self.board.cage_options(k, &self.cand).map(|(_, must)| must)
     }
 
     fn remove(&mut self, cells: &[usize], digits: u16) {
@@ -290,22 +324,36 @@ impl<'a> Position<'a> {
         (0..self.n * self.n).filter(|&c| !self.placed[c])
     }
 
+    /// One situation per empty cell; the step is made for the first single only.
     fn naked_single(&self, t: &mut Tally<Step>) {
-        for c in self.empty_cells() {
-            let m = self.cand[c];
-            t.record((m.count_ones() == 1).then(|| Step::Place { cell: c, digit: m.trailing_zeros() as u8 }));
+        let (mut situations, mut successes, mut first) = (0, 0, None);
+        for (c, (&m, &placed)) in self.cand.iter().zip(&self.placed).enumerate() {
+            if !placed {
+                situations += 1;
+                if m.count_ones() == 1 {
+                    successes += 1;
+                    first = first.or(Some((c, m)));
+                }
+            }
         }
+        t.record_many(situations, successes, || {
+            first.map(|(c, m)| Step::Place { cell: c, digit: m.trailing_zeros() as u8 })
+        });
     }
 
     /// Per line, bit-sliced counting finds the open digits and those with one place.
     fn hidden_single(&self, t: &mut Tally<Step>) {
+        // Each cell's candidates, or none once placed: read twice (its row, its column).
+        let mut open = [0u16; MAX_CELLS];
+        for (o, (&m, &placed)) in open.iter_mut().zip(self.cand.iter().zip(&self.placed)) {
+            *o = if placed { 0 } else { m };
+        }
         for line in &self.lines {
             let (mut once, mut twice) = (0u16, 0u16);
             for &c in line {
-                if !self.placed[c] {
-                    twice |= once & self.cand[c];
-                    once |= self.cand[c];
-                }
+                let m = open[c];
+                twice |= once & m;
+                once |= m;
             }
             let single = once & !twice;
             t.record_many(once.count_ones(), single.count_ones(), || {
@@ -325,18 +373,15 @@ impl<'a> Position<'a> {
     }
 
     fn last_cage_cell(&self, t: &mut Tally<Step>) {
-        for k in 0..self.board.cells.len() {
-            if self.board.cells[k].len() < 2 {
+        let memos = self.memos();
+        for (cells, memo) in self.board.cells.iter().zip(memos.iter()) {
+            if cells.len() < 2 {
                 continue;
             }
-            let memo = self.cage_memo(k);
-            let Some((i, c)) = memo.last else { continue };
-            let found = memo
-                .filter
-                .as_ref()
-                .filter(|(union, _)| union[i].count_ones() == 1)
-                .map(|(union, _)| Step::Place { cell: c, digit: union[i].trailing_zeros() as u8 });
-            t.record(found);
+            let memo = memo.as_ref().expect("up to date");
+            let Some((_, c)) = memo.last else { continue };
+            let u = memo.last_union;
+            t.record((u.count_ones() == 1).then(|| Step::Place { cell: c, digit: u.trailing_zeros() as u8 }));
         }
     }
 
@@ -353,8 +398,9 @@ impl<'a> Position<'a> {
     /// One situation per cage with an empty cell: one step removes, from the first cell that
     /// has any, the digits no tuple gives it (`as_set`: no tuple uses anywhere in the cage).
     fn cage_removals(&self, t: &mut Tally<Step>, as_set: bool) {
-        for k in 0..self.board.cells.len() {
-            let memo = self.cage_memo(k);
+        let memos = self.memos();
+        for (k, memo) in memos.iter().enumerate() {
+            let memo = memo.as_ref().expect("up to date");
             if !memo.open {
                 continue;
             }
@@ -377,7 +423,7 @@ impl<'a> Position<'a> {
             if cells.iter().all(|&c| self.placed[c]) {
                 continue;
             }
-            let Some((_, must)) = self.cage_filter(k) else { continue };
+            let Some(must) = self.cage_must(k) else { continue };
             let mut m = must;
             while m != 0 {
                 let d = m.trailing_zeros() as u8;

@@ -95,10 +95,12 @@ impl Cube {
         cube
     }
 
+    #[inline(always)]
     fn at(&self, r: usize, c: usize, s: usize) -> i8 {
         self.value[(r * self.n + c) * self.n + s]
     }
 
+    #[inline(always)]
     fn add(&mut self, r: usize, c: usize, s: usize, delta: i8) {
         let n = self.n;
         let v = &mut self.value[(r * n + c) * n + s];
