@@ -89,6 +89,10 @@ impl Passes for StepFiles<'_> {
     }
 }
 
+/// Up to this many values, `Exact::of` finds its ranks by sorting them in memory (512 KB at
+/// most); beyond, by `select`'s passes.
+const SORT_MAX: u64 = 1 << 16;
+
 /// The 1-based `ranks` of values in `min..=max`, found 16 bits at a time from the top: each pass
 /// counts, per rank, the values that share the bits found so far by their next 16 bits.
 fn select(values: &dyn Passes, min: u64, max: u64, ranks: [u64; 2]) -> Result<[u64; 2]> {
@@ -175,7 +179,16 @@ impl Exact {
         let edges = log_edges(min, max);
         let mut counts = vec![0u64; edges.len() - 1];
         values.each(&mut |v| counts[edges.partition_point(|&e| e <= v) - 1] += 1)?;
-        let [median, p90] = select(values, min, max, [nearest_rank(count, 1, 2), nearest_rank(count, 9, 10)])?;
+        let ranks = [nearest_rank(count, 1, 2), nearest_rank(count, 9, 10)];
+        let [median, p90] = if count <= SORT_MAX {
+            // Few values: sorted in memory, not counted into 2 × 65,536 counters a pass.
+            let mut all = Vec::with_capacity(count as usize);
+            values.each(&mut |v| all.push(v))?;
+            all.sort_unstable();
+            ranks.map(|r| all[r as usize - 1])
+        } else {
+            select(values, min, max, ranks)?
+        };
         // Half up: floor((2·sum + n) / 2n).
         let mean = ((2 * sum + u128::from(count)) / (2 * u128::from(count))) as u64;
         Ok(Some(Exact { count, min, median, mean, p90, max, edges, counts }))
@@ -264,6 +277,39 @@ mod tests {
         check(&[vec![5e7, 4e7, 42_949_672.95, 42_949_672.96, 3.0], vec![6e7, 1.5]]);
         check(&[vec![9e13, 0.0, 7e12, 7e12, 1.0], vec![9e13 - 0.01]]);
         assert!(Exact::of_steps(&[]).is_none());
+    }
+
+    /// `select`'s radix passes (runs of over `SORT_MAX` values) rank as sorting does, with one to
+    /// four passes; and a run just over `SORT_MAX` gets the figures the sort gives just under.
+    #[test]
+    fn radix_select_ranks_as_sorting() {
+        let sets: Vec<Vec<u64>> = vec![
+            vec![7],
+            vec![3, 3, 3, 1],
+            (0..5000u64).map(|i| i * 7919 % 4093).collect(),
+            vec![5_000_000_000, 4_000_000_000, 4_294_967_295, 4_294_967_296, 300, 6_000_000_000, 150],
+            vec![9_000_000_000_000_000, 0, 700_000_000_000_000, 700_000_000_000_000, 100],
+            (0..3000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 3).collect(),
+        ];
+        for values in sets {
+            let (min, max) = (*values.iter().min().unwrap(), *values.iter().max().unwrap());
+            let n = values.len() as u64;
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            for ranks in [[1, n], [nearest_rank(n, 1, 2), nearest_rank(n, 9, 10)]] {
+                let want = ranks.map(|r| sorted[r as usize - 1]);
+                assert_eq!(select(&vec![values.as_slice()], min, max, ranks).unwrap(), want, "{values:?}");
+            }
+        }
+        let big: Vec<u64> = (0..SORT_MAX + 3).map(|i| i * 7919 % 100_003).collect();
+        let e = Exact::of(&vec![big.as_slice()]).unwrap().unwrap();
+        let mut sorted = big.clone();
+        sorted.sort_unstable();
+        let n = big.len() as u64;
+        assert_eq!(
+            (e.median, e.p90),
+            (sorted[nearest_rank(n, 1, 2) as usize - 1], sorted[nearest_rank(n, 9, 10) as usize - 1])
+        );
     }
 
     #[test]
