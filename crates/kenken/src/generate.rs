@@ -240,10 +240,13 @@ fn harden(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], rng: &mut Xosh
         let cage = &puzzle.cages[k];
         let options = fitting(p, &digits_of(&cage.cells, solution));
         let here = options.iter().position(|&o| o == (cage.op, cage.target));
-        let mut next = puzzle.clone();
-        match here {
+        // The try is made on the puzzle itself and undone when it is not kept (a copy of the
+        // puzzle per try was most of the generator's allocations).
+        let undo = match here {
             Some(i) if i + 1 < options.len() && rng.gen::<bool>() => {
-                (next.cages[k].op, next.cages[k].target) = options[i + 1];
+                let was = (cage.op, cage.target);
+                (puzzle.cages[k].op, puzzle.cages[k].target) = options[i + 1];
+                Undo::Operation(was)
             }
             _ => {
                 let max = p.max_cage().max(2);
@@ -259,16 +262,35 @@ fn harden(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], rng: &mut Xosh
                 cells.extend(&puzzle.cages[j].cells);
                 cells.sort_unstable();
                 let (op, target) = choose_op(p, &digits_of(&cells, solution), rng);
-                next.cages[k] = Cage { op, target, cells };
-                next.cages.swap_remove(j);
+                let was_k = std::mem::replace(&mut puzzle.cages[k], Cage { op, target, cells });
+                let was_j = puzzle.cages.swap_remove(j);
+                Undo::Merge { was_k, j, was_j }
+            }
+        };
+        let found = count_within(puzzle, 2, GENERATE_BUDGET, Some(solution));
+        if !found.aborted && found.count == 1 && found.nodes >= nodes {
+            nodes = found.nodes;
+            continue;
+        }
+        match undo {
+            Undo::Operation((op, target)) => (puzzle.cages[k].op, puzzle.cages[k].target) = (op, target),
+            Undo::Merge { was_k, j, was_j } => {
+                // Back where `swap_remove` took it from (the last cage had moved to `j`, and
+                // moves back to the end), then cage `k` as it was.
+                puzzle.cages.push(was_j);
+                let last = puzzle.cages.len() - 1;
+                puzzle.cages.swap(j, last);
+                puzzle.cages[k] = was_k;
             }
         }
-        let found = count_within(&next, 2, GENERATE_BUDGET, Some(solution));
-        if !found.aborted && found.count == 1 && found.nodes >= nodes {
-            *puzzle = next;
-            nodes = found.nodes;
-        }
     }
+}
+
+/// How to take back one of `harden`'s tries: cage `k`'s operation and target as they were, or
+/// the two cages a merge replaced (`k`, and `j` that `swap_remove` took out).
+enum Undo {
+    Operation((Op, u32)),
+    Merge { was_k: Cage, j: usize, was_j: Cage },
 }
 
 pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Generated<super::KenKenKind>, Reject> {

@@ -273,9 +273,15 @@ pub struct LatinLines<'a> {
 }
 
 impl LatinLines<'_> {
-    /// A line's candidate masks in order, 0 for placed cells.
-    fn line_cands(&self, line: &[usize]) -> Vec<u16> {
-        line.iter().map(|&c| if self.placed[c] { 0 } else { self.cand[c] }).collect()
+    /// A line's candidate masks in order, 0 for placed cells, in a buffer on the stack (the
+    /// subset scans ask for every line at every step of levels 2 to 4): the first `line.len()`
+    /// entries.
+    fn line_cands(&self, line: &[usize]) -> [u16; 32] {
+        let mut buf = [0u16; 32];
+        for (b, &c) in buf.iter_mut().zip(line) {
+            *b = if self.placed[c] { 0 } else { self.cand[c] };
+        }
+        buf
     }
 
     fn losing(&self, cells: Vec<usize>, digits: u16) -> Vec<usize> {
@@ -314,7 +320,7 @@ impl LatinLines<'_> {
     /// Naked k-subsets in every line (`naked_subsets`).
     pub fn naked<S>(&self, k: usize, t: &mut Tally<S>, step: impl Fn(Vec<usize>, u16, Vec<usize>) -> S) {
         for line in self.lines {
-            naked_subsets(&self.line_cands(line), k, t, |subset, others, digits| {
+            naked_subsets(&self.line_cands(line)[..line.len()], k, t, |subset, others, digits| {
                 step(self.losing(positions(line, others), digits as u16), digits as u16, positions(line, subset))
             });
         }
@@ -324,7 +330,7 @@ impl LatinLines<'_> {
     pub fn hidden<S>(&self, k: usize, t: &mut Tally<S>, step: impl Fn(Vec<usize>, u16, Vec<usize>) -> S) {
         let full = ((1u32 << (self.n + 1)) - 2) as u16;
         for line in self.lines {
-            hidden_subsets(&self.line_cands(line), k, t, |cells, set| {
+            hidden_subsets(&self.line_cands(line)[..line.len()], k, t, |cells, set| {
                 let at = positions(line, cells);
                 let digits = full & !(set as u16);
                 step(self.losing(at.clone(), digits), digits, at)
