@@ -232,6 +232,9 @@ fn harden(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], rng: &mut Xosh
     let want = aim_nodes(p);
     let mut nodes = count_within(puzzle, 2, GENERATE_BUDGET, Some(solution)).nodes;
     let tries = 4 * n;
+    // Other solutions met by earlier tries: a try that one of them still solves has two
+    // solutions, and is undone without a count (the count would say the same).
+    let mut others_seen: Vec<Vec<u8>> = Vec::new();
     for _ in 0..tries {
         if nodes >= want {
             break;
@@ -267,10 +270,16 @@ fn harden(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], rng: &mut Xosh
                 Undo::Merge { was_k, j, was_j }
             }
         };
-        let found = count_within(puzzle, 2, GENERATE_BUDGET, Some(solution));
-        if !found.aborted && found.count == 1 && found.nodes >= nodes {
-            nodes = found.nodes;
-            continue;
+        if !others_seen.iter().any(|grid| solves(puzzle, grid)) {
+            let found = count_within(puzzle, 2, GENERATE_BUDGET, Some(solution));
+            if !found.aborted && found.count == 1 && found.nodes >= nodes {
+                nodes = found.nodes;
+                continue;
+            }
+            let other = [found.first, found.second].into_iter().flatten().find(|g| g[..] != solution[..]);
+            if let Some(grid) = other.filter(|_| others_seen.len() < MAX_OTHERS) {
+                others_seen.push(grid);
+            }
         }
         match undo {
             Undo::Operation((op, target)) => (puzzle.cages[k].op, puzzle.cages[k].target) = (op, target),
@@ -284,6 +293,23 @@ fn harden(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], rng: &mut Xosh
             }
         }
     }
+}
+
+/// The most other solutions `harden` keeps to test its tries against.
+const MAX_OTHERS: usize = 16;
+
+/// Whether `grid` (a Latin square of the puzzle's size) meets every cage of `puzzle`.
+fn solves(puzzle: &KenKen, grid: &[u8]) -> bool {
+    let mut digits = [0u8; 16];
+    puzzle.cages.iter().all(|cage| match cage.cells.len() {
+        len @ 0..=16 => {
+            for (d, &c) in digits.iter_mut().zip(&cage.cells) {
+                *d = grid[c as usize];
+            }
+            cage.op.satisfied(cage.target, &digits[..len])
+        }
+        _ => cage.op.satisfied(cage.target, &digits_of(&cage.cells, grid)),
+    })
 }
 
 /// How to take back one of `harden`'s tries: cage `k`'s operation and target as they were, or
@@ -343,6 +369,23 @@ mod tests {
     use super::*;
     use pf_core::common::latin::is_latin;
     use rand::SeedableRng;
+
+    #[test]
+    fn solves_accepts_the_solution_and_refuses_another_square() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let p = KenKenParams { size: 6, ..KenKenParams::default() };
+        for _ in 0..20 {
+            let g = generate(&p, &mut rng).unwrap();
+            assert!(solves(&g.puzzle, &g.solution));
+            // Another Latin square: two rows swapped, which a unique puzzle does not allow.
+            let mut other = g.solution.clone();
+            let (a, b) = other.split_at_mut(6);
+            a.swap_with_slice(&mut b[..6]);
+            if g.proven_unique {
+                assert!(!solves(&g.puzzle, &other));
+            }
+        }
+    }
 
     #[test]
     fn generated_puzzles_are_valid_and_mostly_unique() {
