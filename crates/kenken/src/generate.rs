@@ -227,14 +227,19 @@ fn adjacent(a: &[u8], b: &[u8], n: usize) -> bool {
 /// the count must run anyway): each step gives a random cage the next less demanding operation
 /// that fits, or merges it with a neighbouring cage (a given included) within the largest
 /// cage size, and is kept when the puzzle stays unique and its count takes no fewer nodes.
-fn harden(puzzle: &mut KenKen, p: &KenKenParams, solution: &[u8], rng: &mut Xoshiro256PlusPlus) {
+fn harden(
+    puzzle: &mut KenKen,
+    p: &KenKenParams,
+    solution: &[u8],
+    mut others_seen: Vec<Vec<u8>>,
+    rng: &mut Xoshiro256PlusPlus,
+) {
     let n = puzzle.size as usize;
     let want = aim_nodes(p);
     let mut nodes = count_within(puzzle, 2, GENERATE_BUDGET, Some(solution)).nodes;
     let tries = 4 * n;
-    // Other solutions met by earlier tries: a try that one of them still solves has two
-    // solutions, and is undone without a count (the count would say the same).
-    let mut others_seen: Vec<Vec<u8>> = Vec::new();
+    // Other solutions met by the repairs and by earlier tries: a try that one of them still
+    // solves has two solutions, and is undone without a count (the count would say the same).
     for _ in 0..tries {
         if nodes >= want {
             break;
@@ -333,6 +338,8 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let mut puzzle = KenKen { size: p.size, cages };
     let mut repairs = 0;
     let mut proven_unique = false;
+    // The other solutions the repairs took away: hardening may let one back in.
+    let mut others_seen = Vec::new();
     loop {
         // The known solution's digits first: a second solution, if any, is met soon after.
         let found = count_within(&puzzle, 2, GENERATE_BUDGET, Some(&solution));
@@ -351,13 +358,17 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
             .flatten()
             .find(|s| *s != solution)
             .ok_or(Reject::GeneratorFailed)?;
-        if !repair(&mut puzzle, p, &solution, &other, rng) {
+        let repaired = repair(&mut puzzle, p, &solution, &other, rng);
+        if others_seen.len() < MAX_OTHERS {
+            others_seen.push(other);
+        }
+        if !repaired {
             break;
         }
         repairs += 1;
     }
     if p.aim > 0 && proven_unique {
-        harden(&mut puzzle, p, &solution, rng);
+        harden(&mut puzzle, p, &solution, others_seen, rng);
     }
     // Cages in order of their first cell, as Keen lists clues.
     puzzle.cages.sort_by_key(|c| c.cells[0]);
