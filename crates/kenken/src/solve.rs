@@ -385,8 +385,9 @@ impl<'a> Board<'a> {
                 cage_of[c] = k;
             }
         }
-        let full = vec![((1u32 << (n + 1)) - 2) as u16; n * n];
+        // Only on a cache miss (most boards find every cage's tuple sets cached).
         let build = |cs: &[usize], op: Op, target: u32| {
+            let full = vec![((1u32 << (n + 1)) - 2) as u16; n * n];
             let mut flat = Vec::new();
             let mut over = false;
             let clash = |i: usize, j: usize| cs[i] / n == cs[j] / n || cs[i] % n == cs[j] % n;
