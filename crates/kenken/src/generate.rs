@@ -10,7 +10,7 @@
 //! gets another operation that tells them apart, or loses that cell as a given (with the rest
 //! re-clued); each repair is counted.
 
-use super::solve::count_within;
+use super::solve::{count_within, MAX_CELLS};
 
 /// Search nodes one uniqueness count of the repair loop may take; past it the candidate is
 /// rejected as `undecided` (the rare candidate whose check would take seconds at 12×12).
@@ -305,15 +305,12 @@ const MAX_OTHERS: usize = 16;
 
 /// Whether `grid` (a Latin square of the puzzle's size) meets every cage of `puzzle`.
 fn solves(puzzle: &KenKen, grid: &[u8]) -> bool {
-    let mut digits = [0u8; 16];
-    puzzle.cages.iter().all(|cage| match cage.cells.len() {
-        len @ 0..=16 => {
-            for (d, &c) in digits.iter_mut().zip(&cage.cells) {
-                *d = grid[c as usize];
-            }
-            cage.op.satisfied(cage.target, &digits[..len])
+    let mut digits = [0u8; MAX_CELLS];
+    puzzle.cages.iter().all(|cage| {
+        for (d, &c) in digits.iter_mut().zip(&cage.cells) {
+            *d = grid[c as usize];
         }
-        _ => cage.op.satisfied(cage.target, &digits_of(&cage.cells, grid)),
+        cage.op.satisfied(cage.target, &digits[..cage.cells.len()])
     })
 }
 

@@ -152,14 +152,11 @@ pub enum Step {
 struct CageMemo {
     /// The cage's version it was computed at (`Position::cage_version`).
     version: u32,
-    /// Whether some tuple fits the cage's candidates.
-    fits: bool,
-    /// The digits some tuple gives `last` (0 when there is no such cell or no tuple fits).
-    last_union: u16,
     /// Whether a cell of the cage is empty.
     open: bool,
-    /// The cage's only empty cell, when it has one: (position in the cage, cell).
-    last: Option<(usize, usize)>,
+    /// The cage's only empty cell, when it has one, and the digits some tuple gives it (0 when
+    /// no tuple fits).
+    last: Option<(usize, u16)>,
     /// `cage_removals`' find: the first cell that holds a digit no tuple gives it, and the
     /// digits it keeps; by position (`[0]`, cage combination) and as a set (`[1]`, cage digits).
     removal: [Option<(usize, u16)>; 2],
@@ -230,18 +227,8 @@ impl<'a> Position<'a> {
         }
     }
 
-    /// What the cage techniques read of cage `k` (`CageMemo`), computed again only after a cell
-    /// of the cage changed.
-    fn cage_memo(&self, k: usize) -> std::cell::Ref<'_, CageMemo> {
-        let version = self.cage_version[k];
-        if self.cage_memo.borrow()[k].as_ref().is_none_or(|m| m.version != version) {
-            let memo = self.compute_memo(k, version);
-            self.cage_memo.borrow_mut()[k] = Some(memo);
-        }
-        std::cell::Ref::map(self.cage_memo.borrow(), |m| m[k].as_ref().expect("just computed"))
-    }
-
-    /// Every cage's memo (`cage_memo`), brought up to date at once: the level-1 cage techniques
+    /// What the cage techniques read of every cage (`CageMemo`), each computed again only after
+    /// a cell of its cage changed; brought up to date at once, as the level-1 cage techniques
     /// read them all after every step.
     fn memos(&self) -> std::cell::Ref<'_, [Option<CageMemo>]> {
         {
@@ -264,10 +251,10 @@ impl<'a> Position<'a> {
         let union = &mut buffer[..cells.len()];
         let fits = self.board.cage_digits(k, &self.cand, union);
         let union = &*union;
-        let mut empty = cells.iter().enumerate().filter(|(_, &c)| !self.placed[c]);
+        let mut empty = cells.iter().zip(union).filter(|(&c, _)| !self.placed[c]);
         let (first, second) = (empty.next(), empty.next());
         let last = match (first, second) {
-            (Some((i, &c)), None) => Some((i, c)),
+            (Some((&c, &u)), None) => Some((c, if fits { u } else { 0 })),
             _ => None,
         };
         let removal = |as_set: bool| {
@@ -281,25 +268,12 @@ impl<'a> Position<'a> {
                 .map(|(&c, &u)| (c, if as_set { any } else { u }))
                 .find(|&(c, keep)| !self.placed[c] && self.cand[c] & !keep != 0)
         };
-        CageMemo {
-            version,
-            open: first.is_some(),
-            last,
-            last_union: match last {
-                Some((i, _)) if fits => union[i],
-                _ => 0,
-            },
-            removal: [removal(false), removal(true)],
-            fits,
-        }
+        CageMemo { version, open: first.is_some(), last, removal: [removal(false), removal(true)] }
     }
 
     /// The digits every tuple of cage `k` uses (`None` when no tuple fits). Only `cage_line`
     /// (level 3) asks, so it is not kept in the memo.
     fn cage_must(&self, k: usize) -> Option<u16> {
-        if !self.cage_memo(k).fits {
-            return None;
-        }
         self.board.cage_options(k, &self.cand).map(|(_, must)| must)
     }
 
@@ -324,46 +298,6 @@ impl<'a> Position<'a> {
         (0..self.n * self.n).filter(|&c| !self.placed[c])
     }
 
-    /// One situation per empty cell; the step is made for the first single only.
-    fn naked_single(&self, t: &mut Tally<Step>) {
-        let (mut situations, mut successes, mut first) = (0, 0, None);
-        for (c, (&m, &placed)) in self.cand.iter().zip(&self.placed).enumerate() {
-            if !placed {
-                situations += 1;
-                if m.count_ones() == 1 {
-                    successes += 1;
-                    first = first.or(Some((c, m)));
-                }
-            }
-        }
-        t.record_many(situations, successes, || {
-            first.map(|(c, m)| Step::Place { cell: c, digit: m.trailing_zeros() as u8 })
-        });
-    }
-
-    /// Per line, bit-sliced counting finds the open digits and those with one place.
-    fn hidden_single(&self, t: &mut Tally<Step>) {
-        // Each cell's candidates, or none once placed: read twice (its row, its column).
-        let mut open = [0u16; MAX_CELLS];
-        for (o, (&m, &placed)) in open.iter_mut().zip(self.cand.iter().zip(&self.placed)) {
-            *o = if placed { 0 } else { m };
-        }
-        for line in &self.lines {
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &c in line {
-                let m = open[c];
-                twice |= once & m;
-                once |= m;
-            }
-            let single = once & !twice;
-            t.record_many(once.count_ones(), single.count_ones(), || {
-                let d = single.trailing_zeros() as u8;
-                let c = line.iter().copied().find(|&c| !self.placed[c] && self.cand[c] >> d & 1 == 1)?;
-                Some(Step::Place { cell: c, digit: d })
-            });
-        }
-    }
-
     fn one_cell_cage(&self, t: &mut Tally<Step>) {
         for cage in &self.board.puzzle.cages {
             if cage.op == Op::Given && !self.placed[cage.cells[0] as usize] {
@@ -379,8 +313,7 @@ impl<'a> Position<'a> {
                 continue;
             }
             let memo = memo.as_ref().expect("up to date");
-            let Some((_, c)) = memo.last else { continue };
-            let u = memo.last_union;
+            let Some((c, u)) = memo.last else { continue };
             t.record((u.count_ones() == 1).then(|| Step::Place { cell: c, digit: u.trailing_zeros() as u8 }));
         }
     }
@@ -565,8 +498,8 @@ impl Solving for Position<'_> {
 
     fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
         match tech {
-            Tech::NakedSingle => self.naked_single(t),
-            Tech::HiddenSingle => self.hidden_single(t),
+            Tech::NakedSingle => self.latin().naked_single(t, |cell, digit| Step::Place { cell, digit }),
+            Tech::HiddenSingle => self.latin().hidden_single(t, |cell, digit| Step::Place { cell, digit }),
             Tech::OneCellCage => self.one_cell_cage(t),
             Tech::LastCageCell => self.last_cage_cell(t),
             Tech::CageDigits => self.cage_digits(t),

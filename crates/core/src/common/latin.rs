@@ -290,23 +290,36 @@ impl LatinLines<'_> {
 
     /// Naked singles: every empty cell is a situation, a success when one candidate is left;
     /// `place(cell, digit)` builds the step.
+    /// The step is made for the first single only.
     pub fn naked_single<S>(&self, t: &mut Tally<S>, place: impl Fn(usize, u8) -> S) {
-        for c in (0..self.cand.len()).filter(|&c| !self.placed[c]) {
-            let m = self.cand[c];
-            t.record((m.count_ones() == 1).then(|| place(c, m.trailing_zeros() as u8)));
+        let (mut situations, mut successes, mut first) = (0, 0, None);
+        for (c, (&m, &placed)) in self.cand.iter().zip(self.placed).enumerate() {
+            if !placed {
+                situations += 1;
+                if m.count_ones() == 1 {
+                    successes += 1;
+                    first = first.or(Some((c, m)));
+                }
+            }
         }
+        t.record_many(situations, successes, || first.map(|(c, m)| place(c, m.trailing_zeros() as u8)));
     }
 
     /// Hidden singles: every (line, digit) with the digit open in the line is a situation, a
     /// success when one cell can take it; the first success places its lowest such digit.
     pub fn hidden_single<S>(&self, t: &mut Tally<S>, place: impl Fn(usize, u8) -> S) {
+        // Each cell's candidates, or none once placed, read twice (its row, its column) without
+        // a branch. Digits are bits 1..=15 of a u16, so a square has at most 225 cells.
+        let mut open = [0u16; 256];
+        for (o, (&m, &placed)) in open.iter_mut().zip(self.cand.iter().zip(self.placed)) {
+            *o = if placed { 0 } else { m };
+        }
         for line in self.lines {
             let (mut once, mut twice) = (0u16, 0u16);
             for &c in line {
-                if !self.placed[c] {
-                    twice |= once & self.cand[c];
-                    once |= self.cand[c];
-                }
+                let m = open[c];
+                twice |= once & m;
+                once |= m;
             }
             let single = once & !twice;
             t.record_many(once.count_ones(), single.count_ones(), || {
