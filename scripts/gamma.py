@@ -36,6 +36,42 @@ def gamma(labels, scores):
     return (conc - disc) / (conc + disc) if conc + disc else float("nan")
 
 
+def tau_b(labels, scores):
+    """Kendall's tau-b: like gamma, but a pair tied on one side only counts against the score
+    (gamma leaves it out). A score of few values (a count of 32, 33 or 34 cages) ties most
+    pairs, and gamma judges it on the rest alone; tau-b judges every score on all pairs."""
+    conc = disc = tie_l = tie_s = 0
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            a, b = labels[i] - labels[j], scores[i] - scores[j]
+            if a == 0 and b == 0:
+                continue
+            if a == 0:
+                tie_l += 1
+            elif b == 0:
+                tie_s += 1
+            elif (a > 0) == (b > 0):
+                conc += 1
+            else:
+                disc += 1
+    den = ((conc + disc + tie_l) * (conc + disc + tie_s)) ** 0.5
+    return (conc - disc) / den if den else float("nan")
+
+
+def binned_like(scores, reference):
+    """`scores` cut into as many groups as `reference` has values, of the same sizes, in
+    order (ties in `scores` broken by position): gamma then compares two scores that tie the
+    same number of pairs."""
+    sizes = [reference.count(v) for v in sorted(set(reference))]
+    order = sorted(range(len(scores)), key=lambda i: scores[i])
+    out, at = [0] * len(scores), 0
+    for group, size in enumerate(sizes):
+        for i in order[at:at + size]:
+            out[i] = group
+        at += size
+    return out
+
+
 def table_grade(t, steps, level):
     """The grade (0 easy .. 3 expert) a `[grades]` table {k1, k2, k3, level_floor} gives a
     puzzle with this step count and hardest level: the program's own rule (SPEC, "Grades",

@@ -93,11 +93,19 @@ for i, rec in enumerate(recs, 1):
     white = sum(c == "." for row in rec["puzzle"]["cells"] for c in row)
     steps = float(r["steps"])
     groups.setdefault(key, []).append((rec["level_rank"], order[r["grade"]], steps / white ** 2))
-print(f"{'source':12} {'size':9} {'n':>4} {'levels':>8}  {'gamma grade':>11} {'gamma d':>8}  grades per level (e/m/h/x)")
+def judged(a, b):
+    """The pairs gamma judges (levels and scores both differ) / the pairs of different levels."""
+    pairs = [(i, j) for i in range(len(a)) for j in range(i + 1, len(a)) if a[i] != a[j]]
+    return f"{sum(b[i] != b[j] for i, j in pairs)}/{len(pairs)}"
+
+# Grades are four values and most boards here are easy: gamma grade leaves out the pairs of one
+# grade, and "pairs" says on how many of the pairs of different levels it rests.
+print(f"{'source':12} {'size':9} {'n':>4} {'levels':>8}  {'gamma grade':>11} {'pairs':>9} {'gamma d':>8}  grades per level (e/m/h/x)")
 for (src, size), v in sorted(groups.items()):
     lv = [x[0] for x in v]
     mix = " ".join(
         f"{l}:" + "/".join(str(sum(1 for x in v if x[0] == l and x[1] == g)) for g in range(4)) for l in sorted(set(lv)))
-    print(f"{src:12} {size:9} {len(v):4d} {len(set(lv)):8d}  {gamma(lv, [x[1] for x in v]):11.3f} "
+    grades = [x[1] for x in v]
+    print(f"{src:12} {size:9} {len(v):4d} {len(set(lv)):8d}  {gamma(lv, grades):11.3f} {judged(lv, grades):>9} "
           f"{gamma(lv, [x[2] for x in v]):8.3f}  {mix}")
 PY

@@ -5,7 +5,10 @@
 # win rate, harder) of: our step count and hardest level; the cage count alone (fewer cages,
 # harder), the baseline to beat; and, with PENCILMARK=1, pencilmark's difficulty and band on the
 # same puzzles. Each row also over two halves ("fit", "test", split by a hash of the solution
-# grid) so that a rating tuned on one is checked on the other. Writes OUT_DIR/table.txt and
+# grid) so that a rating tuned on one is checked on the other. Under it, comparisons that treat
+# ties alike (the cage count has three values a level, and gamma leaves out the pairs it ties):
+# Kendall's tau-b of each score, and gamma of our steps cut into groups of the cage count's
+# sizes; and how the cage count follows the site's puzzle id. Writes OUT_DIR/table.txt and
 # OUT_DIR/ratings.csv (one line a puzzle). Our rating takes under a second; pencilmark takes
 # 1-2 CPU seconds a killer (15 min for all here, cached in OUT_DIR; an interrupted run resumes).
 #
