@@ -154,22 +154,39 @@ pub fn unpack(data: &[u8]) -> Option<Vec<String>> {
 struct Numbers {
     boards: HashMap<(String, String), i64>,
     runs: HashMap<String, i64>,
+    last_board: Option<(String, String, i64)>,
+    last_run: Option<(String, i64)>,
 }
 
 impl Numbers {
     fn board(&mut self, db: &mut dyn Db, kind: &str, shape: &str) -> Result<i64> {
+        // A folder's rows are nearly always of one board and one run: the last one asked for
+        // first, without making the map's keys.
+        if let Some((k, s, id)) = &self.last_board {
+            if k == kind && s == shape {
+                return Ok(*id);
+            }
+        }
         if let Some(&id) = self.boards.get(&(kind.to_string(), shape.to_string())) {
+            self.last_board = Some((kind.to_string(), shape.to_string(), id));
             return Ok(id);
         }
         let p = [Val::from(kind), Val::from(shape)];
         db.exec("INSERT INTO boards (kind, shape) VALUES (?1, ?2) ON CONFLICT DO NOTHING", &p)?;
         let id = db.rows("SELECT id FROM boards WHERE kind = ?1 AND shape = ?2", &p)?[0][0].int();
         self.boards.insert((kind.to_string(), shape.to_string()), id);
+        self.last_board = Some((kind.to_string(), shape.to_string(), id));
         Ok(id)
     }
 
     fn run(&mut self, db: &mut dyn Db, r: &Row, board: i64, params: &str, added: &str) -> Result<i64> {
+        if let Some((run, id)) = &self.last_run {
+            if *run == r.run {
+                return Ok(*id);
+            }
+        }
         if let Some(&id) = self.runs.get(&r.run) {
+            self.last_run = Some((r.run.clone(), id));
             return Ok(id);
         }
         db.exec(
@@ -184,6 +201,7 @@ impl Numbers {
         )?;
         let id = db.rows("SELECT id FROM runs WHERE run = ?1", &[Val::from(r.run.as_str())])?[0][0].int();
         self.runs.insert(r.run.clone(), id);
+        self.last_run = Some((r.run.clone(), id));
         Ok(id)
     }
 }
@@ -240,6 +258,57 @@ struct Source<'a> {
     file: &'a Path,
 }
 
+/// A batch of records ready to write: per pack, its rows and its compressed records.
+type Packed = Vec<(Vec<Row>, Vec<u8>)>;
+
+/// Records (with their line numbers) parsed and packed, `PACK` to a pack.
+fn prepare(lines: &[(usize, String)], src: &Source) -> Result<Packed> {
+    lines
+        .chunks(PACK)
+        .map(|chunk| -> Result<(Vec<Row>, Vec<u8>)> {
+            let rows = chunk
+                .iter()
+                .map(|(n, line)| {
+                    row(line, src.kind).map_err(|e| UsageError(format!("{} line {n}: {e}", src.file.display())).into())
+                })
+                .collect::<Result<Vec<Row>>>()?;
+            let lines: Vec<&str> = chunk.iter().map(|(_, l)| l.as_str()).collect();
+            Ok((rows, pack(&lines)?))
+        })
+        .collect()
+}
+
+/// A records file's non-blank lines (with their line numbers), `PACK * BATCH_PACKS` at a time,
+/// each batch parsed and packed (`prepare`) and handed to `take`, until it answers false.
+fn each_batch(src: &Source, mut take: impl FnMut(Result<Packed>) -> bool) {
+    let file = src.file;
+    let result = (|| -> Result<()> {
+        let f = layout::open(file).with_context(|| format!("reading {}", file.display()))?;
+        let mut lines = std::io::BufRead::lines(f).enumerate();
+        loop {
+            let mut part: Vec<(usize, String)> = Vec::with_capacity(PACK * BATCH_PACKS);
+            for (i, line) in lines.by_ref() {
+                let line = line.with_context(|| format!("reading {} line {}", file.display(), i + 1))?;
+                let text = line.strip_prefix('\u{feff}').unwrap_or(&line);
+                if text.trim().is_empty() {
+                    continue;
+                }
+                let text = if text.len() == line.len() { line } else { text.to_string() };
+                part.push((i + 1, text));
+                if part.len() == PACK * BATCH_PACKS {
+                    break;
+                }
+            }
+            if part.is_empty() || !take(prepare(&part, src)) {
+                return Ok(());
+            }
+        }
+    })();
+    if let Err(e) = result {
+        take(Err(e));
+    }
+}
+
 /// Records into rows and packs, within one transaction.
 struct Adder {
     numbers: Numbers,
@@ -270,26 +339,11 @@ impl Adder {
         })
     }
 
-    /// Records (with their line numbers): parsed and packed on every core, then the packs and
-    /// the rows written, the rows sorted by key so that the key index's pages are met in order.
-    fn add(&mut self, db: &mut dyn Db, lines: &[(usize, String)], src: &Source) -> Result<()> {
-        use rayon::prelude::*;
-        let packed: Vec<(Vec<Row>, Vec<u8>)> = lines
-            .par_chunks(PACK)
-            .map(|chunk| -> Result<(Vec<Row>, Vec<u8>)> {
-                let rows = chunk
-                    .iter()
-                    .map(|(n, line)| {
-                        row(line, src.kind)
-                            .map_err(|e| UsageError(format!("{} line {n}: {e}", src.file.display())).into())
-                    })
-                    .collect::<Result<Vec<Row>>>()?;
-                let lines: Vec<&str> = chunk.iter().map(|(_, l)| l.as_str()).collect();
-                Ok((rows, pack(&lines)?))
-            })
-            .collect::<Result<_>>()?;
+    /// Packed records (from `prepare`) into the library: the packs and the rows written, the
+    /// rows sorted by key so that the key index's pages are met in order.
+    fn add(&mut self, db: &mut dyn Db, packed: Packed, src: &Source) -> Result<()> {
         let mut packs = Vec::with_capacity(packed.len());
-        let mut rows = Vec::with_capacity(lines.len());
+        let mut rows = Vec::with_capacity(packed.len() * PACK);
         for (chunk, data) in packed {
             self.next_pack += 1;
             packs.push(vec![Val::Int(self.next_pack), Val::Blob(data)]);
@@ -346,27 +400,28 @@ fn import_in(db: &mut dyn Db, folders: &[(String, String, PathBuf)], mut progres
     let mut adder = Adder::new(db)?;
     for (kind, params, file) in folders {
         let src = Source { kind, params, file };
-        let f = layout::open(file).with_context(|| format!("reading {}", file.display()))?;
-        let mut lines = std::io::BufRead::lines(f).enumerate();
-        loop {
-            let mut part: Vec<(usize, String)> = Vec::with_capacity(PACK * BATCH_PACKS);
-            for (i, line) in lines.by_ref() {
-                let line = line.with_context(|| format!("reading {} line {}", file.display(), i + 1))?;
-                let text = line.strip_prefix('\u{feff}').unwrap_or(&line);
-                if text.trim().is_empty() {
-                    continue;
-                }
-                let text = if text.len() == line.len() { line } else { text.to_string() };
-                part.push((i + 1, text));
-                if part.len() == PACK * BATCH_PACKS {
-                    break;
-                }
-            }
-            if part.is_empty() {
-                break;
-            }
-            adder.add(db, &part, &src)?;
+        // With two threads or more, one prepares the next batch while this one writes the last
+        // (the writes, one core, are most of an import); two batches ahead at most.
+        let mut failed = None;
+        let mut write = |packed: Result<Packed>| {
+            let done = packed.and_then(|p| adder.add(db, p, &src));
             progress(adder.total.read);
+            failed = done.err();
+            failed.is_none()
+        };
+        if rayon::current_num_threads() > 1 {
+            std::thread::scope(|scope| {
+                let (tx, rx) = std::sync::mpsc::sync_channel(2);
+                let src = &src;
+                // The writer stopping drops `rx`: the sender's next batch is refused, and it ends.
+                scope.spawn(move || each_batch(src, |packed| tx.send(packed).is_ok()));
+                rx.into_iter().all(&mut write);
+            });
+        } else {
+            each_batch(&src, write);
+        }
+        if let Some(e) = failed {
+            return Err(e);
         }
     }
     adder.finish(db)
@@ -388,5 +443,62 @@ impl Library {
     pub fn import(&mut self, dirs: &[PathBuf], progress: impl FnMut(u64)) -> Result<Added> {
         let folders = folders(dirs)?;
         self.write(|db| import_in(db, &folders, progress))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A book folder of `n` synthetic 9×9 records with distinct keys; line `bad` (1-based)
+    /// replaced by a record without its fields.
+    fn folder(dir: &Path, n: usize, bad: Option<usize>) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("manifest.json"), r#"{"kind":"sudoku","parameters":{"size":9}}"#).unwrap();
+        let mut text = String::new();
+        for i in 1..=n {
+            if Some(i) == bad {
+                text.push_str("{\"id\": 3}\n");
+                continue;
+            }
+            text.push_str(&format!(
+                "{{\"id\":\"sudoku-9x9-7-{i}\",\"kind\":\"sudoku\",\"seed\":7,\"index\":{i},\"grade\":\"easy\",\
+                 \"steps\":12.5,\"hardest_level\":1,\"canonical\":\"{:032x}\",\"techniques\":{{\"naked_single\":3}}}}\n",
+                i * 7919
+            ));
+        }
+        std::fs::write(dir.join("puzzles.jsonl"), text).unwrap();
+    }
+
+    fn count(lib: &mut Library) -> i64 {
+        lib.rows("SELECT count(*) FROM puzzles", &[]).unwrap()[0][0].int()
+    }
+
+    #[test]
+    fn a_bad_line_past_the_first_batch_is_named_and_adds_nothing() {
+        // Batches are prepared on one thread and written on another (or both on one, with one
+        // thread): an error in a later batch still names its line and leaves the library as
+        // it was.
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(bad_line_past_the_first_batch);
+        }
+    }
+
+    fn bad_line_past_the_first_batch() {
+        let t = tempfile::tempdir().unwrap();
+        let lines = PACK * BATCH_PACKS + 500;
+        folder(&t.path().join("bad"), lines, Some(PACK * BATCH_PACKS + 100));
+        folder(&t.path().join("good"), lines, None);
+        let mut lib = Library::open(t.path().join("lib.sqlite").to_str().unwrap(), true).unwrap();
+        let e = lib.import(&[t.path().join("bad")], |_| {}).unwrap_err();
+        assert!(format!("{e:#}").contains(&format!("puzzles.jsonl line {}", PACK * BATCH_PACKS + 100)), "{e:#}");
+        assert_eq!(count(&mut lib), 0);
+        let added = lib.import(&[t.path().join("good")], |_| {}).unwrap();
+        assert_eq!((added.read, added.added), (lines as u64, lines as u64));
+        assert_eq!(count(&mut lib), lines as i64);
+        // Again: every key is there already.
+        let again = lib.import(&[t.path().join("good")], |_| {}).unwrap();
+        assert_eq!((again.read, again.added), (lines as u64, 0));
     }
 }
