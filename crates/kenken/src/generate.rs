@@ -224,19 +224,20 @@ fn adjacent(a: &[u8], b: &[u8], n: usize) -> bool {
 
 /// Make a unique puzzle harder while it stays unique, until its uniqueness count takes
 /// `aim_nodes` search nodes (the cheap estimate of its grade: nodes grow with the grade, and
-/// the count must run anyway): each step gives a random cage the next less demanding operation
-/// that fits, or merges it with a neighbouring cage (a given included) within the largest
-/// cage size, and is kept when the puzzle stays unique and its count takes no fewer nodes.
+/// the count must run anyway; `nodes` is those of the count that proved the puzzle as given
+/// unique): each step gives a random cage the next less demanding operation that fits, or
+/// merges it with a neighbouring cage (a given included) within the largest cage size, and is
+/// kept when the puzzle stays unique and its count takes no fewer nodes.
 fn harden(
     puzzle: &mut KenKen,
     p: &KenKenParams,
     solution: &[u8],
     mut others_seen: Vec<Vec<u8>>,
+    mut nodes: u64,
     rng: &mut Xoshiro256PlusPlus,
 ) {
     let n = puzzle.size as usize;
     let want = aim_nodes(p);
-    let mut nodes = count_within(puzzle, 2, GENERATE_BUDGET, Some(solution)).nodes;
     let tries = 4 * n;
     // Other solutions met by the repairs and by earlier tries: a try that one of them still
     // solves has two solutions, and is undone without a count (the count would say the same).
@@ -335,6 +336,8 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
     let mut puzzle = KenKen { size: p.size, cages };
     let mut repairs = 0;
     let mut proven_unique = false;
+    // The search nodes of the last count (the one that proved the puzzle unique, if it is).
+    let mut nodes;
     // The other solutions the repairs took away: hardening may let one back in.
     let mut others_seen = Vec::new();
     loop {
@@ -343,6 +346,7 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
         if found.aborted {
             return Err(Reject::Undecided);
         }
+        nodes = found.nodes;
         if found.count < 2 {
             proven_unique = found.count == 1 && found.first.as_deref() == Some(&solution[..]);
             break;
@@ -365,7 +369,7 @@ pub fn generate(p: &KenKenParams, rng: &mut Xoshiro256PlusPlus) -> Result<Genera
         repairs += 1;
     }
     if p.aim > 0 && proven_unique {
-        harden(&mut puzzle, p, &solution, others_seen, rng);
+        harden(&mut puzzle, p, &solution, others_seen, nodes, rng);
     }
     // Cages in order of their first cell, as Keen lists clues.
     puzzle.cages.sort_by_key(|c| c.cells[0]);
