@@ -154,14 +154,13 @@ pub fn unpack(data: &[u8]) -> Option<Vec<String>> {
 struct Numbers {
     boards: HashMap<(String, String), i64>,
     runs: HashMap<String, i64>,
+    /// The board asked for last: looked up first, as a folder's rows are nearly always of one
+    /// board (the map's key is a pair of owned strings, made only on a miss here).
     last_board: Option<(String, String, i64)>,
-    last_run: Option<(String, i64)>,
 }
 
 impl Numbers {
     fn board(&mut self, db: &mut dyn Db, kind: &str, shape: &str) -> Result<i64> {
-        // A folder's rows are nearly always of one board and one run: the last one asked for
-        // first, without making the map's keys.
         if let Some((k, s, id)) = &self.last_board {
             if k == kind && s == shape {
                 return Ok(*id);
@@ -180,13 +179,7 @@ impl Numbers {
     }
 
     fn run(&mut self, db: &mut dyn Db, r: &Row, board: i64, params: &str, added: &str) -> Result<i64> {
-        if let Some((run, id)) = &self.last_run {
-            if *run == r.run {
-                return Ok(*id);
-            }
-        }
         if let Some(&id) = self.runs.get(&r.run) {
-            self.last_run = Some((r.run.clone(), id));
             return Ok(id);
         }
         db.exec(
@@ -201,7 +194,6 @@ impl Numbers {
         )?;
         let id = db.rows("SELECT id FROM runs WHERE run = ?1", &[Val::from(r.run.as_str())])?[0][0].int();
         self.runs.insert(r.run.clone(), id);
-        self.last_run = Some((r.run.clone(), id));
         Ok(id)
     }
 }
