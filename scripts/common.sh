@@ -4,7 +4,8 @@
 
 if [ -n "${BIN:-}" ]; then
   [ -x "$BIN" ] || { echo "BIN=$BIN is not an executable" >&2; exit 2; }
-  bin=$BIN
+  # absolute: scripts change into their own work folders
+  bin=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 else
   cargo build --release --quiet --manifest-path "$here/Cargo.toml"
   bin=$here/target/release/puzzle-factory

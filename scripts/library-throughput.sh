@@ -12,6 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/scripts/common.sh"
 rounds=${1:-5}; count=${2:-20000}; held=${3:-0}
+command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work"
 if [ "$held" -gt 0 ]; then
