@@ -602,6 +602,25 @@ impl<'a> Board<'a> {
                 q.cages = u256::all(self.cells.len());
                 q.cells = u256::all(n * n);
                 q.lines = ((1 << n) - 1) | (((1 << n) - 1) << 16);
+                // A cage whose cells are all still open to every digit, filtered by its tuple
+                // sets, would keep each cell's digits that some tuple gives it (`present`): set
+                // them here, and the cage waits until another rule changes one of its cells (as
+                // `filter_cage` leaves it). Every count starts so, and this was a fifth of its
+                // cage filterings. No tuple at all leaves a cell empty: a contradiction.
+                let full = self.full();
+                for (k, cells) in self.cells.iter().enumerate() {
+                    let CageFilter::Sets(sets) = &self.tuples[k] else { continue };
+                    if cells.iter().any(|&c| cand[c] != full) {
+                        continue;
+                    }
+                    for (&c, &p) in cells.iter().zip(&sets.present) {
+                        cand[c] = p;
+                        if p == 0 {
+                            return None;
+                        }
+                    }
+                    q.cages.clear(k);
+                }
             }
             Some((c, (rows, cols))) => {
                 (q.row_fixed, q.col_fixed) = (rows, cols);
@@ -716,12 +735,20 @@ impl<'a> Board<'a> {
 
     /// Filter cage `k`'s cells to the digits of its possible tuples, queueing the cells that
     /// change. False when no tuple fits.
+    ///
+    /// A cage filtered by its tuple sets is not queued again for its own removals: every tuple
+    /// that fitted still fits the narrowed cells (each of its digits is in the union), so the
+    /// same filter would find nothing more (a fifth of the counter's cage filterings were such
+    /// repeats). Bounds filtering is not exact, and may find more the second time: it is queued.
     #[inline]
     fn filter_cage(&self, k: usize, cand: &mut [u16], union: &mut [u16; MAX_CELLS], q: &mut Queue) -> bool {
         union[..self.cells[k].len()].fill(0);
         if self.cage_union(k, cand, union, Want::Chained).is_none() {
             return false;
         }
+        let exact = matches!(self.tuples[k], CageFilter::Sets(_));
+        let queued = q.cages.get(k);
+        let mut changed = false;
         for (&c, &u) in self.cells[k].iter().zip(union.iter()) {
             if cand[c] & !u != 0 {
                 cand[c] &= u;
@@ -729,7 +756,11 @@ impl<'a> Board<'a> {
                     return false;
                 }
                 q.changed(self, c);
+                changed = true;
             }
+        }
+        if changed && exact && !queued {
+            q.cages.clear(k);
         }
         true
     }
