@@ -90,7 +90,10 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
         let board_with_break = match clue {
             Clue::Mark(i) => {
                 let mut broken = trial.clone();
-                broken.less.push((all[i].1, all[i].0));
+                // The mark reversed, in its place in board order (so the board need not sort).
+                let key = solve::mark_order(&(all[i].1 as usize, all[i].0 as usize));
+                let at = broken.less.partition_point(|&(a, b)| solve::mark_order(&(a as usize, b as usize)) < key);
+                broken.less.insert(at, (all[i].1, all[i].0));
                 solve::Board::new(&broken)
             }
             Clue::Given(_) => solve::Board::new(&trial),

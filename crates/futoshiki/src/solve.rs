@@ -6,7 +6,7 @@
 use crate::Futoshiki;
 pub(crate) use pf_core::common::latin_count::Propagate;
 pub(crate) use pf_core::common::latin_count::{above, below, count_from, high, low, Count};
-use pf_core::common::latin_count::{propagate_line, square_lines};
+use pf_core::common::latin_count::{propagate_line, shared_square_lines};
 
 /// The counter's search gives up after this many nodes (the puzzle is then `undecided`).
 pub const SOLVE_BUDGET: u64 = 1 << 22;
@@ -15,28 +15,53 @@ pub const SOLVE_BUDGET: u64 = 1 << 22;
 pub(crate) struct Board {
     pub n: usize,
     /// Every row, then every column, as cell indices.
-    pub lines: Vec<Vec<usize>>,
+    pub lines: &'static [Vec<usize>],
     /// The marks as (smaller, larger).
     pub less: Vec<(usize, usize)>,
-    /// For each cell, the marks it is in.
-    pub marks_of: Vec<Vec<usize>>,
+    /// The marks each cell is in: cell c's are `mark_list[mark_start[c]..mark_start[c + 1]]`
+    /// (two lists for the board, not one per cell: a board is built at every clue the generator
+    /// tries).
+    mark_start: Vec<u32>,
+    mark_list: Vec<usize>,
+}
+
+/// The order of the board's marks: by the pair's first cell, then its second.
+pub(crate) fn mark_order(&(a, b): &(usize, usize)) -> (usize, usize) {
+    (a.min(b), a.max(b))
 }
 
 impl Board {
     pub fn new(p: &Futoshiki) -> Board {
         let n = p.size as usize;
-        let lines = square_lines(n);
-        // In board order (by the pair's first cell, then its second), whatever order the puzzle
-        // lists them in: the ladder scans marks in this order, so a puzzle read back from its
-        // JSON (which sorts them) rates exactly as the one generated.
+        // In board order, whatever order the puzzle lists them in: the ladder scans marks in
+        // this order, so a puzzle read back from its JSON (which sorts them) rates exactly as the
+        // one generated. The generator's lists are in this order already.
         let mut less: Vec<(usize, usize)> = p.less.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
-        less.sort_unstable_by_key(|&(a, b)| (a.min(b), a.max(b)));
-        let mut marks_of = vec![Vec::new(); n * n];
-        for (i, &(a, b)) in less.iter().enumerate() {
-            marks_of[a].push(i);
-            marks_of[b].push(i);
+        if !less.is_sorted_by_key(mark_order) {
+            less.sort_unstable_by_key(mark_order);
         }
-        Board { n, lines, less, marks_of }
+        let mut mark_start = vec![0u32; n * n + 1];
+        for &(a, b) in &less {
+            mark_start[a + 1] += 1;
+            mark_start[b + 1] += 1;
+        }
+        for c in 0..n * n {
+            mark_start[c + 1] += mark_start[c];
+        }
+        let mut next: Vec<u32> = mark_start[..n * n].to_vec();
+        let mut mark_list = vec![0; 2 * less.len()];
+        for (i, &(a, b)) in less.iter().enumerate() {
+            for c in [a, b] {
+                mark_list[next[c] as usize] = i;
+                next[c] += 1;
+            }
+        }
+        Board { n, lines: shared_square_lines(n), less, mark_start, mark_list }
+    }
+
+    /// The marks cell `c` is in, in board order.
+    pub fn marks_of(&self, c: usize) -> &[usize] {
+        &self.mark_list[self.mark_start[c] as usize..self.mark_start[c + 1] as usize]
     }
 
     /// The starting candidates: every digit, a given's alone.
@@ -51,7 +76,7 @@ impl Propagate for Board {
     }
 
     fn lines(&self) -> &[Vec<usize>] {
-        &self.lines
+        self.lines
     }
 
     /// Propagate to a fixed point; false on a contradiction (a cell with no candidate, a digit
@@ -67,7 +92,7 @@ impl Propagate for Board {
         // Cell `c` now holds `m` (a strict subset of what it held): its lines and marks again.
         let touch = |c: usize, lines: &mut u32, marks: &mut [u64; MARK_WORDS]| {
             *lines |= 1 << (c / n) | 1 << (n + c % n);
-            for &i in &self.marks_of[c] {
+            for &i in self.marks_of(c) {
                 marks[i / 64] |= 1 << (i % 64);
             }
         };

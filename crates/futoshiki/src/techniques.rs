@@ -150,7 +150,7 @@ pub(crate) fn peaks(board: &Board) -> Vec<Peak> {
     for c in 0..n * n {
         // Marks of c by direction: Some(true) when c is the larger.
         let rel = |o: usize| {
-            board.marks_of[c].iter().find_map(|&i| match board.less[i] {
+            board.marks_of(c).iter().find_map(|&i| match board.less[i] {
                 (a, b) if a == o && b == c => Some(true),
                 (a, b) if a == c && b == o => Some(false),
                 _ => None,

@@ -5,7 +5,7 @@
 
 use crate::{clue_cells, Skyscrapers};
 pub(crate) use pf_core::common::latin_count::{count_from, high, Count, Propagate};
-use pf_core::common::latin_count::{propagate_line, square_lines};
+use pf_core::common::latin_count::{propagate_line, shared_square_lines};
 use std::cell::RefCell;
 
 /// The counter's search gives up after this many nodes (the puzzle is then `undecided`).
@@ -29,7 +29,7 @@ pub(crate) struct ClueLine {
 pub(crate) struct Board {
     pub n: usize,
     /// Every row, then every column, as cell indices.
-    pub lines: Vec<Vec<usize>>,
+    pub lines: &'static [Vec<usize>],
     /// The clues given (non-zero), in `Skyscrapers::clues` order.
     pub clues: Vec<ClueLine>,
     /// For each cell, the clues (bits of `clues` positions) whose line holds it.
@@ -64,7 +64,7 @@ impl Board {
                 clues_of[c] |= 1 << k;
             }
         }
-        Board { n, lines: square_lines(n), clues, clues_of }
+        Board { n, lines: shared_square_lines(n), clues, clues_of }
     }
 
     /// The starting candidates: every height, a given's alone.
@@ -79,7 +79,7 @@ impl Propagate for Board {
     }
 
     fn lines(&self) -> &[Vec<usize>] {
-        &self.lines
+        self.lines
     }
 
     /// Propagate to a fixed point; false on a contradiction. Work lists: a line is looked at

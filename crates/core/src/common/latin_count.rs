@@ -60,6 +60,13 @@ pub fn square_lines(n: usize) -> Vec<Vec<usize>> {
     lines
 }
 
+/// `square_lines(n)`, made once per size for the whole process: boards are built at every clue
+/// a generator tries, and their lines were a fifth of building one.
+pub fn shared_square_lines(n: usize) -> &'static [Vec<usize>] {
+    static LINES: [std::sync::OnceLock<Vec<Vec<usize>>>; 17] = [const { std::sync::OnceLock::new() }; 17];
+    LINES[n].get_or_init(|| square_lines(n))
+}
+
 /// The starting candidates of an N×N square: every digit, a given's alone.
 pub fn start(n: usize, givens: &[u8]) -> Vec<u16> {
     givens.iter().map(|&d| if d == 0 { full(n) } else { 1 << d }).collect()
