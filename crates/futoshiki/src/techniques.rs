@@ -290,36 +290,36 @@ impl Solving for Position {
     fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
         match tech {
             Tech::NakedSingle => {
-                self.g.latin(&self.board.lines).naked_single(t, |cell, digit| Step::Place { cell, digit })
+                self.g.latin(self.board.lines).naked_single(t, |cell, digit| Step::Place { cell, digit })
             }
             Tech::HiddenSingle => {
-                self.g.latin(&self.board.lines).hidden_single(t, |cell, digit| Step::Place { cell, digit })
+                self.g.latin(self.board.lines).hidden_single(t, |cell, digit| Step::Place { cell, digit })
             }
             Tech::MarkBounds => self.mark_bounds(t),
             Tech::HillValley => self.hill_valley(t),
             Tech::NakedPair => {
-                self.g.latin(&self.board.lines).naked(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).naked(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::HiddenPair => {
-                self.g.latin(&self.board.lines).hidden(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).hidden(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::NakedTriple => {
-                self.g.latin(&self.board.lines).naked(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).naked(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::HiddenTriple => {
-                self.g.latin(&self.board.lines).hidden(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).hidden(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::XWing => {
-                self.g.latin(&self.board.lines).fish(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).fish(2, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::NakedQuad => {
-                self.g.latin(&self.board.lines).naked(4, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).naked(4, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::HiddenQuad => {
-                self.g.latin(&self.board.lines).hidden(4, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).hidden(4, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::Swordfish => {
-                self.g.latin(&self.board.lines).fish(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
+                self.g.latin(self.board.lines).fish(3, t, |cells, digits, from| Step::Remove { cells, digits, from })
             }
             Tech::ForcingChain => self.forcing_chain(t),
             Tech::Trial => self.trial(t),
@@ -338,7 +338,7 @@ impl Solving for Position {
         match step {
             &Step::Place { cell, digit } => {
                 let (cells, unit) = match tech {
-                    Tech::HiddenSingle => self.hidden_single_pattern(&self.board.lines, cell, digit),
+                    Tech::HiddenSingle => self.hidden_single_pattern(self.board.lines, cell, digit),
                     _ => (vec![cell], None),
                 };
                 Effect { place: vec![(cell, digit)], remove: Vec::new(), cells, unit }
@@ -349,7 +349,7 @@ impl Solving for Position {
                         Some(fish_unit(&from.iter().map(|&c| (c / n, c % n)).collect::<Vec<_>>()))
                     }
                     Tech::MarkBounds | Tech::HillValley | Tech::ForcingChain | Tech::Trial => None,
-                    _ => self.line_holding(&self.board.lines, from),
+                    _ => self.line_holding(self.board.lines, from),
                 };
                 Effect { place: Vec::new(), remove: self.removals(cells, *digits), cells: from.clone(), unit }
             }

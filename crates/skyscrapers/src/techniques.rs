@@ -398,20 +398,20 @@ impl Solving for Position {
 
     fn scan(&mut self, tech: Tech, t: &mut Tally<Step>) {
         match tech {
-            Tech::NakedSingle => self.g.latin(&self.board.lines).naked_single(t, place),
-            Tech::HiddenSingle => self.g.latin(&self.board.lines).hidden_single(t, place),
+            Tech::NakedSingle => self.g.latin(self.board.lines).naked_single(t, place),
+            Tech::HiddenSingle => self.g.latin(self.board.lines).hidden_single(t, place),
             Tech::OneOrN => self.one_or_n(t),
             Tech::ClueBounds => self.clue_bounds(t),
             Tech::VisibleBounds => self.visible_bounds(t),
             Tech::LastVisible => self.last_visible(t),
             Tech::ClueSequences => self.clue_sequences(t),
             Tech::LineSequences => self.line_sequences(t),
-            Tech::NakedPair => self.g.latin(&self.board.lines).naked(2, t, remove),
-            Tech::HiddenPair => self.g.latin(&self.board.lines).hidden(2, t, remove),
-            Tech::NakedTriple => self.g.latin(&self.board.lines).naked(3, t, remove),
-            Tech::HiddenTriple => self.g.latin(&self.board.lines).hidden(3, t, remove),
-            Tech::XWing => self.g.latin(&self.board.lines).fish(2, t, remove),
-            Tech::Swordfish => self.g.latin(&self.board.lines).fish(3, t, remove),
+            Tech::NakedPair => self.g.latin(self.board.lines).naked(2, t, remove),
+            Tech::HiddenPair => self.g.latin(self.board.lines).hidden(2, t, remove),
+            Tech::NakedTriple => self.g.latin(self.board.lines).naked(3, t, remove),
+            Tech::HiddenTriple => self.g.latin(self.board.lines).hidden(3, t, remove),
+            Tech::XWing => self.g.latin(self.board.lines).fish(2, t, remove),
+            Tech::Swordfish => self.g.latin(self.board.lines).fish(3, t, remove),
             Tech::ForcingChain => self.forcing_chain(t),
             Tech::Trial => self.trial(t),
         }
@@ -430,7 +430,7 @@ impl Solving for Position {
             &Step::Place { cell, digit, clue } => {
                 let (cells, unit) = match (tech, clue) {
                     (_, Some(i)) => (crate::clue_cells(n, i), Some(clue_name(n, i))),
-                    (Tech::HiddenSingle, None) => self.hidden_single_pattern(&self.board.lines, cell, digit),
+                    (Tech::HiddenSingle, None) => self.hidden_single_pattern(self.board.lines, cell, digit),
                     _ => (vec![cell], None),
                 };
                 Effect { place: vec![(cell, digit)], remove: Vec::new(), cells, unit }
@@ -446,7 +446,7 @@ impl Solving for Position {
                         Some(fish_unit(&from.iter().map(|&c| (c / n, c % n)).collect::<Vec<_>>()))
                     }
                     (Tech::ForcingChain | Tech::Trial, None) => None,
-                    _ => self.line_holding(&self.board.lines, from),
+                    _ => self.line_holding(self.board.lines, from),
                 };
                 Effect { place: Vec::new(), remove: self.removals(cells, *digits), cells: from.clone(), unit }
             }
