@@ -746,9 +746,8 @@ impl<'a> Board<'a> {
         if self.cage_union(k, cand, union, Want::Chained).is_none() {
             return false;
         }
-        let exact = matches!(self.tuples[k], CageFilter::Sets(_));
-        let queued = q.cages.get(k);
-        let mut changed = false;
+        // Only this cage's own cells queue it below: unqueue it after, unless it was queued.
+        let requeue = q.cages.get(k) || !matches!(self.tuples[k], CageFilter::Sets(_));
         for (&c, &u) in self.cells[k].iter().zip(union.iter()) {
             if cand[c] & !u != 0 {
                 cand[c] &= u;
@@ -756,10 +755,9 @@ impl<'a> Board<'a> {
                     return false;
                 }
                 q.changed(self, c);
-                changed = true;
             }
         }
-        if changed && exact && !queued {
+        if !requeue {
             q.cages.clear(k);
         }
         true
