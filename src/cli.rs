@@ -209,9 +209,15 @@ fn route_family(cli: &Cli) -> KindId {
 fn first_line(input: Option<&std::path::Path>) -> Option<String> {
     use std::io::BufRead;
     // A byte order mark before the first line is no part of it (`commands::lines`).
+    // A book's puzzles.csv: the first row's puzzle field.
     let pick = |text: &str| {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string)
+        let mut kept = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+        let first = kept.next()?;
+        match crate::book::record::csv_puzzle_column(first) {
+            Some(Ok(col)) => crate::book::record::csv_field(kept.next()?, col).ok(),
+            _ => Some(first.to_string()),
+        }
     };
     match input {
         Some(p) if p.as_os_str() != "-" => {
@@ -422,7 +428,8 @@ pub enum Command {
         #[arg(long, conflicts_with = "plan")]
         hints: bool,
     },
-    /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout.
+    /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout. A book's own
+    /// `puzzles.csv` or `puzzles.jsonl` (plain or .zst) is read as it is.
     Rate {
         /// Input file; '-' or absent for stdin.
         input: Option<PathBuf>,

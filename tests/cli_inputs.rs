@@ -275,3 +275,49 @@ fn a_byte_order_mark_before_the_first_line_is_skipped() {
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     assert!(out(&o).contains("\n1,1,") && !err(&o).contains("line 1:") && err(&o).contains("line 2:"), "{}", err(&o));
 }
+
+/// A book's own files are inputs of `rate`, `solve`, `explain` and `hint`: `puzzles.csv` (its
+/// header names the puzzle column; the CSV once failed on every row, "expected 81 characters,
+/// found 12", the id's length) and `puzzles.jsonl` (a classic Sudoku record once failed the
+/// same way). Both rate as the book graded them; a header without a puzzle column is one bad
+/// line.
+#[test]
+fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (kind, extra) in [("sudoku", &[][..]), ("sudoku", &["--box", "2x3"][..]), ("kenken", &["--size", "5"][..])] {
+        let dir = tmp.path().join(format!("{kind}{}", extra.len()));
+        let d = dir.to_str().unwrap();
+        let mut args = vec!["--kind", kind, "generate", "--count", "12", "--seed", "3", "--out", d, "--quiet"];
+        args.extend_from_slice(extra);
+        let o = run_within(&args, None, 120);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        let book = std::fs::read_to_string(dir.join("puzzles.csv")).unwrap();
+        let mut r = csv::Reader::from_reader(book.as_bytes());
+        let want: Vec<(String, String)> = r
+            .deserialize::<std::collections::HashMap<String, String>>()
+            .map(|m| m.unwrap())
+            .map(|m| (m["grade"].clone(), m["steps"].clone()))
+            .collect();
+        assert!(!want.is_empty());
+        for file in ["puzzles.csv", "puzzles.jsonl"] {
+            let path = dir.join(file);
+            let o = run_within(&["--kind", kind, "rate", "--quiet", path.to_str().unwrap()], None, 60);
+            assert_eq!(o.status.code(), Some(0), "{kind} {file}: {}", err(&o));
+            let got: Vec<(String, String)> = out(&o)
+                .lines()
+                .skip(1)
+                .map(|l| {
+                    let f: Vec<&str> = l.split(',').collect();
+                    (f[1].to_string(), f[2].to_string())
+                })
+                .collect();
+            assert_eq!(got, want, "{kind} {extra:?} {file}");
+            let o = run_within(&["--kind", kind, "solve", path.to_str().unwrap()], None, 60);
+            assert_eq!(o.status.code(), Some(0), "{kind} {file}: {}", err(&o));
+            assert!(out(&o).lines().skip(1).all(|l| l.split(',').nth(1) == Some("1")), "{}", out(&o));
+        }
+    }
+    let o = run_within(&["rate", "-"], Some(format!("id,kind,grade\nx,{GOOD},easy\n").as_bytes()), 30);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("line 1: a CSV header without a puzzle column"), "{}", err(&o));
+}

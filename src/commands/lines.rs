@@ -10,7 +10,7 @@
 //! usage error; a read error stops the run once. A failed write of the output names standard
 //! output (a broken pipe is left to `main`, which ends quietly).
 
-use crate::book::record::round_steps;
+use crate::book::record::{self, round_steps};
 use crate::config::{RunConfig, UsageError};
 use crate::kinds::Kind;
 use crate::rate::Technique;
@@ -251,12 +251,27 @@ pub(crate) fn process_records(
     // line (on 17-clue Sudoku, `solve` spends under 3 µs a puzzle, and the per-line `String`s
     // and number formatting cost several percent of that).
     let mut chunk = Chunk { text: String::new(), lines: Vec::with_capacity(CHUNK) };
-    let run_task = |text: &str, lines: &[(usize, usize, usize)]| {
+    // A book's `puzzles.csv` (its header first): each row's puzzle field is the line's puzzle.
+    let mut puzzle_col: Option<usize> = None;
+    let mut first = true;
+    let run_task = |text: &str, lines: &[(usize, usize, usize)], col: Option<usize>| {
         let mut rows = Vec::with_capacity(lines.len() * 100);
         let mut errors = Vec::new();
         for &(n, start, end) in lines {
             let row = rows.len();
-            match work(n, &text[start..end], &mut rows) {
+            let field;
+            let line = match col.map(|c| record::csv_field(&text[start..end], c)) {
+                None => &text[start..end],
+                Some(Ok(f)) => {
+                    field = f;
+                    field.as_str()
+                }
+                Some(Err(e)) => {
+                    errors.push((n, e));
+                    continue;
+                }
+            };
+            match work(n, line, &mut rows) {
                 Ok(()) => {}
                 Err(e) => {
                     rows.truncate(row);
@@ -266,21 +281,23 @@ pub(crate) fn process_records(
         }
         (rows, errors)
     };
-    let flush = |chunk: &mut Chunk, out: &mut std::io::StdoutLock, failed: &mut bool| -> Result<()> {
-        let text = chunk.text.as_str();
-        let results: Vec<TaskOutput> = chunk.lines.par_chunks(TASK).map(|lines| run_task(text, lines)).collect();
-        for (rows, errors) in results {
-            out.write_all(&rows).context(STDOUT)?;
-            for (n, e) in errors {
-                *failed = true;
-                report(n, &e);
+    let flush =
+        |chunk: &mut Chunk, out: &mut std::io::StdoutLock, failed: &mut bool, col: Option<usize>| -> Result<()> {
+            let text = chunk.text.as_str();
+            let results: Vec<TaskOutput> =
+                chunk.lines.par_chunks(TASK).map(|lines| run_task(text, lines, col)).collect();
+            for (rows, errors) in results {
+                out.write_all(&rows).context(STDOUT)?;
+                for (n, e) in errors {
+                    *failed = true;
+                    report(n, &e);
+                }
             }
-        }
-        chunk.text.clear();
-        chunk.lines.clear();
-        out.flush().context(STDOUT)?;
-        Ok(())
-    };
+            chunk.text.clear();
+            chunk.lines.clear();
+            out.flush().context(STDOUT)?;
+            Ok(())
+        };
     let name = || input.map_or("standard input".into(), |p| p.display().to_string());
     match source {
         Source::Whole(Ok(text)) => chunk.push(1, without_bom(&text)),
@@ -301,8 +318,26 @@ pub(crate) fn process_records(
                     break;
                 }
                 match std::str::from_utf8(&buf) {
-                    Ok(line) if n == 1 => chunk.push(n, without_bom(line)),
-                    Ok(line) => chunk.push(n, line),
+                    Ok(line) => {
+                        let line = if n == 1 { without_bom(line) } else { line };
+                        let t = line.trim();
+                        if first && !t.is_empty() && !t.starts_with('#') {
+                            first = false;
+                            match record::csv_puzzle_column(t) {
+                                Some(Ok(col)) => {
+                                    puzzle_col = Some(col);
+                                    continue;
+                                }
+                                Some(Err(e)) => {
+                                    failed = true;
+                                    report(n, &e);
+                                    continue;
+                                }
+                                None => {}
+                            }
+                        }
+                        chunk.push(n, line)
+                    }
                     Err(e) => {
                         failed = true;
                         report(n, &not_utf8(e));
@@ -310,12 +345,12 @@ pub(crate) fn process_records(
                 }
                 // A chunk holds at most `CHUNK` lines and about `MAX_LINE` bytes.
                 if chunk.lines.len() == CHUNK || chunk.text.len() >= MAX_LINE {
-                    flush(&mut chunk, &mut out, &mut failed)?;
+                    flush(&mut chunk, &mut out, &mut failed, puzzle_col)?;
                 }
             }
         }
     }
-    flush(&mut chunk, &mut out, &mut failed)?;
+    flush(&mut chunk, &mut out, &mut failed, puzzle_col)?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

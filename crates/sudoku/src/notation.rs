@@ -1,12 +1,22 @@
 //! Sudoku text form: 81 characters row by row, `1`-`9` givens, `.` (or `0`) blanks.
 //!
 //! Input lines may carry further fields after the puzzle (as reference files do: `PUZZLE,LABEL`);
-//! only the first field, up to a tab, comma or space, is the puzzle.
+//! only the first field, up to a tab, comma or space, is the puzzle. A book record (a JSON object,
+//! a line of `puzzles.jsonl`) is read by its `puzzle` string.
 
 use super::Grid;
 
 pub fn parse(line: &str) -> Result<Grid, String> {
-    let field = line.trim().split(['\t', ',', ' ']).next().unwrap_or("");
+    let t = line.trim();
+    if t.starts_with('{') {
+        // A book record (`puzzles.jsonl`): its `puzzle` string.
+        let v: serde_json::Value = serde_json::from_str(t).map_err(|e| format!("not a JSON record: {e}"))?;
+        return match v.get("puzzle") {
+            Some(serde_json::Value::String(p)) if !p.trim_start().starts_with('{') => parse(p),
+            _ => Err("a JSON line without a \"puzzle\" string of 81 characters".into()),
+        };
+    }
+    let field = t.split(['\t', ',', ' ']).next().unwrap_or("");
     if field.chars().count() != 81 {
         return Err(format!("expected 81 characters (1-9, '.' or '0'), found {}", field.chars().count()));
     }
@@ -68,6 +78,12 @@ mod tests {
         assert_eq!(parse(&s.replace('.', "0")).unwrap(), parse(s).unwrap());
         assert!(parse(&format!("{s},hard,3.4")).is_ok());
         assert!(parse("123").unwrap_err().contains("81"));
+        // A book record reads by its puzzle string; a record without one, or nested, is refused.
+        let record = format!(r#"{{"id":"sudoku-9-1-0","kind":"sudoku","puzzle":"{s}","solution":"x"}}"#);
+        assert_eq!(parse(&record).unwrap(), parse(s).unwrap());
+        assert!(parse(r#"{"id":"x","grade":"easy"}"#).unwrap_err().contains("puzzle"));
+        assert!(parse(r#"{"puzzle":"{\"puzzle\":1}"}"#).is_err());
+        assert!(parse(r#"{"puzzle":"#).unwrap_err().contains("JSON"));
         assert!(parse(&s.replacen('.', "x", 1)).unwrap_err().contains("character 2"));
         // The byte path reads what `parse` reads, and leaves everything else to it.
         for line in [s.to_string(), s.replace('.', "0"), format!("{s},hard"), format!("{s}\tx"), format!("{s} 1")] {

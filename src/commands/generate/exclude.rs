@@ -31,9 +31,7 @@ pub fn parse_key(text: &str) -> Option<u128> {
 /// What to key on in one line: `puzzle_col` is the `puzzle` column of a CSV book.
 fn item(line: &str, puzzle_col: Option<usize>) -> Result<Item, String> {
     if let Some(col) = puzzle_col {
-        let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(line.as_bytes());
-        let rec = r.records().next().ok_or("empty CSV row")?.map_err(|e| format!("not a CSV row: {e}"))?;
-        return rec.get(col).map(|p| Item::Puzzle(p.to_string())).ok_or_else(|| "the row has no puzzle column".into());
+        return crate::book::record::csv_field(line, col).map(Item::Puzzle);
     }
     if let Some(k) = parse_key(line) {
         return Ok(Item::Key(k));
@@ -91,13 +89,11 @@ fn read_file<K: Kind>(path: &Path, params: &K::Params, keys: &mut Vec<u128>) -> 
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        if std::mem::take(&mut first) && t.starts_with("id,") {
-            let header: Vec<&str> = t.split(',').collect();
-            let col = header.iter().position(|h| *h == "puzzle");
-            puzzle_col = Some(col.ok_or_else(|| {
-                UsageError(format!("--exclude {shown} line {n}: a CSV header without a puzzle column"))
-            })?);
-            continue;
+        if std::mem::take(&mut first) {
+            if let Some(col) = crate::book::record::csv_puzzle_column(t) {
+                puzzle_col = Some(col.map_err(|e| UsageError(format!("--exclude {shown} line {n}: {e}")))?);
+                continue;
+            }
         }
         chunk.push((n, line));
         if chunk.len() == CHUNK {

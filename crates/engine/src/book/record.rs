@@ -86,6 +86,24 @@ pub fn header_line<K: Kind>(paths: bool) -> String {
     line
 }
 
+/// The `puzzle` column of a book's CSV header line (`id,kind,...,puzzle,...`), which commands
+/// that read puzzle lines take as a whole file of them: None when the line is not such a
+/// header (no puzzle line of any kind starts with `id,`), an error when it names no `puzzle`.
+pub fn csv_puzzle_column(line: &str) -> Option<Result<usize, String>> {
+    let t = line.trim();
+    if !t.starts_with("id,") {
+        return None;
+    }
+    Some(t.split(',').position(|h| h == "puzzle").ok_or_else(|| "a CSV header without a puzzle column".to_string()))
+}
+
+/// Field `col` of one CSV row of a book (its puzzle, with `csv_puzzle_column`'s index).
+pub fn csv_field(line: &str, col: usize) -> Result<String, String> {
+    let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(line.as_bytes());
+    let rec = r.records().next().ok_or("empty CSV row")?.map_err(|e| format!("not a CSV row: {e}"))?;
+    rec.get(col).map(str::to_string).ok_or_else(|| "the row has no puzzle column".into())
+}
+
 /// A canonical key as written in the books: 32 lower-case hex digits.
 pub fn canonical_hex(key: u128) -> String {
     (0..32).rev().map(|i| char::from(b"0123456789abcdef"[(key >> (4 * i)) as usize & 15])).collect()
