@@ -320,10 +320,9 @@ pub(crate) fn process_records(
                 match std::str::from_utf8(&buf) {
                     Ok(line) => {
                         let line = if n == 1 { without_bom(line) } else { line };
-                        let t = line.trim();
-                        if first && !t.is_empty() && !t.starts_with('#') {
+                        if first && !skipped(line) {
                             first = false;
-                            match record::csv_puzzle_column(t) {
+                            match record::csv_puzzle_column(line) {
                                 Some(Ok(col)) => {
                                     puzzle_col = Some(col);
                                     continue;
@@ -354,6 +353,12 @@ pub(crate) fn process_records(
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// A blank line or a comment (`#`): no puzzle, not an error.
+fn skipped(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t.starts_with('#')
+}
+
 /// Lines waiting for `process_lines`: `text[start..end]` is line number `n` for each
 /// `(n, start, end)`.
 struct Chunk {
@@ -364,8 +369,7 @@ struct Chunk {
 impl Chunk {
     /// Keep a line unless it is blank or a comment.
     fn push(&mut self, n: usize, line: &str) {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
+        if skipped(line) {
             return;
         }
         let start = self.text.len();
