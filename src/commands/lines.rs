@@ -353,8 +353,9 @@ pub(crate) fn process_records(
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// A blank line or a comment (`#`): no puzzle, not an error.
-fn skipped(line: &str) -> bool {
+/// A blank line or a comment (`#`): no puzzle, not an error (every command that reads puzzle
+/// lines skips them).
+pub(crate) fn skipped(line: &str) -> bool {
     let t = line.trim();
     t.is_empty() || t.starts_with('#')
 }

@@ -142,11 +142,10 @@ fn read_reference<K: Kind>(a: &Args, params: &K::Params) -> Result<(Vec<Entry<K:
     let mut failed = false;
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
+        if super::lines::skipped(line) {
             continue;
         }
-        let (puzzle, label) = reference_fields(t);
+        let (puzzle, label) = reference_fields(line.trim());
         let problem = if label == UNLABELLED && a.method != CalibrationMethod::Quantile {
             Some("no label (only --method quantile takes unlabelled puzzles)".to_string())
         } else if label.is_empty() {

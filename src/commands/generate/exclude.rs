@@ -85,12 +85,11 @@ fn read_file<K: Kind>(path: &Path, params: &K::Params, keys: &mut Vec<u128>) -> 
     for record in records {
         let (n, line) = record.with_context(|| format!("reading {shown}"))?;
         let line = line.map_err(|e| UsageError(format!("--exclude {shown} line {n}: {e}")))?;
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
+        if lines::skipped(&line) {
             continue;
         }
         if std::mem::take(&mut first) {
-            if let Some(col) = crate::book::record::csv_puzzle_column(t) {
+            if let Some(col) = crate::book::record::csv_puzzle_column(&line) {
                 puzzle_col = Some(col.map_err(|e| UsageError(format!("--exclude {shown} line {n}: {e}")))?);
                 continue;
             }
