@@ -96,17 +96,14 @@ pub struct Row {
     pub techniques: String,
 }
 
-/// The shape part of a puzzle id: `<kind>-<shape>[.<hash>]-<seed>-<index>` gives `<shape>`.
-pub fn shape_of(id: &str, kind: &str, seed: u64, index: u64) -> Option<String> {
-    let rest = id.strip_prefix(kind)?.strip_prefix('-')?;
-    let rest = rest.strip_suffix(&format!("-{seed}-{index}"))?;
-    let shape = rest.split('.').next()?;
-    (!shape.is_empty()).then(|| shape.to_string())
-}
-
-/// A canonical key as records print it: 32 hex digits.
+/// A canonical key as records print it: 32 hex digits. (Read as two 64-bit halves: a 128-bit
+/// `from_str_radix` multiplies 128-bit numbers per digit, a thirtieth of an import.)
 pub fn parse_key(text: &str) -> Option<u128> {
-    (text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit())).then(|| u128::from_str_radix(text, 16).ok())?
+    let half =
+        |h: &[u8]| -> Option<u64> { h.iter().try_fold(0u64, |n, &b| Some(n << 4 | (b as char).to_digit(16)? as u64)) };
+    let b = text.as_bytes();
+    (b.len() == 32).then_some(())?;
+    Some((half(&b[..16])? as u128) << 64 | half(&b[16..])? as u128)
 }
 
 /// The two signed halves a key is stored as.
@@ -117,24 +114,35 @@ pub fn halves(key: u128) -> (i64, i64) {
 /// A record line of a book of kind `book_kind` (the manifest's).
 pub fn row(line: &str, book_kind: &str) -> Result<Row, String> {
     let f: Fields = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    let shape = shape_of(&f.id, &f.kind, f.seed, f.index)
-        .ok_or_else(|| format!("id \"{}\" is not <kind>-<shape>-<seed>-<index>", f.id))?;
+    let (id, kind) = (&*f.id, &*f.kind);
+    // `<kind>-<shape>[.<hash>]-<seed>-<index>`: the run is the id without `-<index>`. (Numbers
+    // matched as text without a `format!` each: two of them were a twentieth of an import's
+    // reading.)
+    let without = |s: &'_ str, n: u64| -> Option<usize> {
+        Some(s.strip_suffix(itoa::Buffer::new().format(n))?.strip_suffix('-')?.len())
+    };
+    let run = without(id, f.index).map(|n| &id[..n]);
+    let shape = run
+        .and_then(|r| without(r, f.seed).map(|n| &r[..n]))
+        .and_then(|r| r.strip_prefix(kind))
+        .and_then(|r| r.strip_prefix('-'))
+        .and_then(|r| r.split('.').next())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("id \"{id}\" is not <kind>-<shape>-<seed>-<index>"))?;
     let grade = crate::grade::Grade::from_name(&f.grade)
         .ok_or_else(|| format!("grade \"{}\" is none of easy, medium, hard, expert", f.grade))?;
     let key = parse_key(&f.canonical).ok_or_else(|| format!("canonical \"{}\" is not 32 hex digits", f.canonical))?;
-    let techniques = f.techniques;
-    let run = f.id.strip_suffix(&format!("-{}", f.index)).unwrap_or(&f.id).to_string();
     Ok(Row {
         kind: book_kind.to_string(),
-        shape,
-        run,
+        shape: shape.to_string(),
+        run: run.unwrap_or(id).to_string(),
         seed: f.seed,
         index: f.index,
         key,
         grade: grade.index() as i64,
         steps: f.steps,
         hardest: f.hardest_level,
-        techniques,
+        techniques: f.techniques,
     })
 }
 

@@ -22,18 +22,12 @@ enum Item {
     Puzzle(String),
 }
 
-/// A canonical key as printed: 32 hex digits.
-pub fn parse_key(text: &str) -> Option<u128> {
-    let t = text.trim();
-    (t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit())).then(|| u128::from_str_radix(t, 16).ok()).flatten()
-}
-
 /// What to key on in one line: `puzzle_col` is the `puzzle` column of a CSV book.
 fn item(line: &str, puzzle_col: Option<usize>) -> Result<Item, String> {
     if let Some(col) = puzzle_col {
         return crate::book::record::csv_field(line, col).map(Item::Puzzle);
     }
-    if let Some(k) = parse_key(line) {
+    if let Some(k) = crate::library::import::parse_key(line.trim()) {
         return Ok(Item::Key(k));
     }
     let t = line.trim();
