@@ -49,7 +49,8 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "puzzle-factory", version, about)]
 pub struct Cli {
-    /// Puzzle kind.
+    /// Puzzle kind. Without it, `rate`, `solve`, `explain` and `hint` read a book's
+    /// `puzzles.csv` or `puzzles.jsonl` as the kind its records name.
     #[arg(long, global = true, value_enum, default_value_t = KindId::Sudoku)]
     pub kind: KindId,
     /// TOML settings merged over the built-in defaults (see crates/<kind>/config/<kind>.toml).
@@ -174,15 +175,31 @@ where
         cli.kind_flags = sub.clone();
         cli.given = given_kind_flags(sub);
     }
-    cli.kind = route_family(&cli);
+    // A book's records name their kind: with no `--kind` on the command line, `rate`, `solve`,
+    // `explain`, `hint` and `calibrate` read a Futoshiki book as Futoshiki.
+    let kind_given = m.value_source("kind") == Some(clap::parser::ValueSource::CommandLine);
+    cli.kind = route_family(&cli, kind_given);
     cli
 }
 
 /// `--kind sudoku` goes to the Sudoku family (`KindId::SudokuFamily`) when a family flag is
 /// given (`--box`, `--jigsaw`, `--diagonals`, `--killer`), or, for `rate`, `solve` and
 /// `calibrate`, when the input's first puzzle line is not a classic 9×9 line; otherwise it stays
-/// classic, whose output is unchanged.
-fn route_family(cli: &Cli) -> KindId {
+/// classic, whose output is unchanged. Without `--kind` on the command line (`kind_given`), an
+/// input whose first line is a book's record (CSV row or JSON line) of another kind goes to that
+/// kind.
+fn route_family(cli: &Cli, kind_given: bool) -> KindId {
+    let input = match &cli.command {
+        Command::Rate { input, .. } | Command::Solve { input } => Some(input.clone()),
+        Command::Explain { input, .. } | Command::Hint { input, .. } => Some(input.clone()),
+        Command::Calibrate { reference, .. } => Some(Some(reference.clone())),
+        _ => None,
+    };
+    let first = input.and_then(|i| first_line(i.as_deref()));
+    let book = first.as_ref().and_then(|(_, k)| KindId::from_key(k.as_deref()?));
+    if let Some(b) = book.filter(|&b| kind_given && b != cli.kind) {
+        eprintln!("note: the input's records are {} puzzles, read as {} (--kind)", b.name(), cli.kind.name());
+    }
     if cli.kind != KindId::Sudoku {
         return cli.kind;
     }
@@ -192,31 +209,36 @@ fn route_family(cli: &Cli) -> KindId {
     if other_box || flag("jigsaw") || flag("diagonals") || flag("killer") {
         return KindId::SudokuFamily;
     }
-    let input = match &cli.command {
-        Command::Rate { input, .. } | Command::Solve { input } => input.clone(),
-        Command::Explain { input, .. } | Command::Hint { input, .. } => input.clone(),
-        Command::Calibrate { reference, .. } => Some(reference.clone()),
-        _ => return KindId::Sudoku,
-    };
-    match first_line(input.as_deref()) {
-        Some(line) if crate::kinds::sudoku::family::notation::is_family_line(&line) => KindId::SudokuFamily,
+    match (first, book) {
+        (Some(_), Some(k)) if !kind_given && k != KindId::Sudoku => k,
+        (Some((line, _)), _) if crate::kinds::sudoku::family::notation::is_family_line(&line) => KindId::SudokuFamily,
         _ => KindId::Sudoku,
     }
 }
 
 /// The first line of an input that is neither blank nor a comment, without consuming standard
-/// input (read from its buffer), or None.
-fn first_line(input: Option<&std::path::Path>) -> Option<String> {
+/// input (read from its buffer), with the kind its record names when it is a book's record; or
+/// None.
+fn first_line(input: Option<&std::path::Path>) -> Option<(String, Option<String>)> {
     use std::io::BufRead;
     // A byte order mark before the first line is no part of it (`commands::lines`).
-    // A book's puzzles.csv: the first row's puzzle field.
+    // A book's puzzles.csv: the first row's puzzle field, and its kind column.
     let pick = |text: &str| {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut kept = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
         let first = kept.next()?;
         match crate::book::record::csv_puzzle_column(first) {
-            Some(Ok(col)) => crate::book::record::csv_field(kept.next()?, col).ok(),
-            _ => Some(first.to_string()),
+            Some(Ok(col)) => {
+                let row = kept.next()?;
+                let kind = first.split(',').position(|h| h == "kind");
+                let kind = kind.and_then(|k| crate::book::record::csv_field(row, k).ok());
+                Some((crate::book::record::csv_field(row, col).ok()?, kind))
+            }
+            _ => {
+                let kind = first.starts_with('{').then(|| serde_json::from_str::<serde_json::Value>(first).ok());
+                let kind = kind.flatten().and_then(|v| v.get("kind")?.as_str().map(str::to_string));
+                Some((first.to_string(), kind))
+            }
         }
     };
     match input {

@@ -284,7 +284,13 @@ fn a_byte_order_mark_before_the_first_line_is_skipped() {
 #[test]
 fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
     let tmp = tempfile::tempdir().unwrap();
-    for (kind, extra) in [("sudoku", &[][..]), ("sudoku", &["--box", "2x3"][..]), ("kenken", &["--size", "5"][..])] {
+    let kinds = [
+        ("sudoku", &[][..]),
+        ("sudoku", &["--box", "2x3"][..]),
+        ("kenken", &["--size", "5"][..]),
+        ("futoshiki", &["--size", "5"][..]),
+    ];
+    for (kind, extra) in kinds {
         let dir = tmp.path().join(format!("{kind}{}", extra.len()));
         let d = dir.to_str().unwrap();
         let mut args = vec!["--kind", kind, "generate", "--count", "12", "--seed", "3", "--out", d, "--quiet"];
@@ -301,7 +307,8 @@ fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
         assert!(!want.is_empty());
         for file in ["puzzles.csv", "puzzles.jsonl"] {
             let path = dir.join(file);
-            let o = run_within(&["--kind", kind, "rate", "--quiet", path.to_str().unwrap()], None, 60);
+            // Without --kind: the book's records name their kind.
+            let o = run_within(&["rate", "--quiet", path.to_str().unwrap()], None, 60);
             assert_eq!(o.status.code(), Some(0), "{kind} {file}: {}", err(&o));
             let got: Vec<(String, String)> = out(&o)
                 .lines()
@@ -315,6 +322,13 @@ fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
             let o = run_within(&["--kind", kind, "solve", path.to_str().unwrap()], None, 60);
             assert_eq!(o.status.code(), Some(0), "{kind} {file}: {}", err(&o));
             assert!(out(&o).lines().skip(1).all(|l| l.split(',').nth(1) == Some("1")), "{}", out(&o));
+            if kind != "sudoku" {
+                // A --kind given on the command line is the kind read, whatever the book says.
+                let o = run_within(&["--kind", "sudoku", "rate", "--quiet", path.to_str().unwrap()], None, 60);
+                assert_eq!(o.status.code(), Some(1), "{kind} {file}: {}", out(&o));
+                let note = format!("note: the input's records are {kind} puzzles, read as sudoku (--kind)");
+                assert!(err(&o).starts_with(&note), "{}", err(&o));
+            }
         }
     }
     let o = run_within(&["rate", "-"], Some(format!("id,kind,grade\nx,{GOOD},easy\n").as_bytes()), 30);
