@@ -49,8 +49,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "puzzle-factory", version, about)]
 pub struct Cli {
-    /// Puzzle kind. Without it, `rate`, `solve`, `explain` and `hint` read a book's
-    /// `puzzles.csv` or `puzzles.jsonl` as the kind its records name.
+    /// Puzzle kind.
     #[arg(long, global = true, value_enum, default_value_t = KindId::Sudoku)]
     pub kind: KindId,
     /// TOML settings merged over the built-in defaults (see crates/<kind>/config/<kind>.toml).
@@ -451,7 +450,8 @@ pub enum Command {
         hints: bool,
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout. A book's own
-    /// `puzzles.csv` or `puzzles.jsonl` (plain or .zst) is read as it is.
+    /// `puzzles.csv` or `puzzles.jsonl` (plain or .zst) is read as it is, as the kind its
+    /// records name unless --kind is given (`solve`, `explain` and `hint` read books alike).
     Rate {
         /// Input file; '-' or absent for stdin.
         input: Option<PathBuf>,
