@@ -234,7 +234,9 @@ fn first_line(input: Option<&std::path::Path>) -> Option<(String, Option<String>
                 Some((crate::book::record::csv_field(row, col).ok()?, kind))
             }
             _ => {
-                let kind = first.starts_with('{').then(|| serde_json::from_str::<serde_json::Value>(first).ok());
+                // `hint`'s `PUZZLE<TAB>CURRENT`: the record is the part before the tab.
+                let record = first.split('\t').next().unwrap_or(first);
+                let kind = record.starts_with('{').then(|| serde_json::from_str::<serde_json::Value>(record).ok());
                 let kind = kind.flatten().and_then(|v| v.get("kind")?.as_str().map(str::to_string));
                 Some((first.to_string(), kind))
             }

@@ -328,6 +328,13 @@ fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
                 assert_eq!(o.status.code(), Some(1), "{kind} {file}: {}", out(&o));
                 let note = format!("note: the input's records are {kind} puzzles, read as sudoku (--kind)");
                 assert!(err(&o).starts_with(&note), "{}", err(&o));
+                // `hint`'s `RECORD<TAB>CURRENT` (nothing entered yet) is read as the record's kind.
+                let record = std::fs::read_to_string(dir.join("puzzles.jsonl")).unwrap();
+                let blank = format!("[{}]", ["[0,0,0,0,0]"; 5].join(","));
+                let line = format!("{}\t{blank}\n", record.lines().next().unwrap());
+                let o = run_within(&["hint", "-"], Some(line.as_bytes()), 60);
+                assert_eq!(o.status.code(), Some(0), "{kind} hint: {}", err(&o));
+                assert!(out(&o).starts_with("line 1: ") && err(&o).is_empty(), "{}{}", out(&o), err(&o));
             }
         }
     }
