@@ -229,7 +229,7 @@ fn first_line(input: Option<&std::path::Path>) -> Option<(String, Option<String>
         match crate::book::record::csv_puzzle_column(first) {
             Some(Ok(col)) => {
                 let row = kept.next()?;
-                let kind = first.split(',').position(|h| h == "kind");
+                let kind = crate::book::record::csv_column(first, "kind");
                 let kind = kind.and_then(|k| crate::book::record::csv_field(row, k).ok());
                 Some((crate::book::record::csv_field(row, col).ok()?, kind))
             }

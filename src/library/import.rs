@@ -111,19 +111,20 @@ pub fn halves(key: u128) -> (i64, i64) {
     ((key >> 64) as u64 as i64, key as u64 as i64)
 }
 
+/// `text` without `-<n>` at its end. (The number matched as text without a `format!`: two of
+/// them a record were a twentieth of an import's reading.)
+fn without_number(text: &str, n: u64) -> Option<&str> {
+    text.strip_suffix(itoa::Buffer::new().format(n))?.strip_suffix('-')
+}
+
 /// A record line of a book of kind `book_kind` (the manifest's).
 pub fn row(line: &str, book_kind: &str) -> Result<Row, String> {
     let f: Fields = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let (id, kind) = (&*f.id, &*f.kind);
-    // `<kind>-<shape>[.<hash>]-<seed>-<index>`: the run is the id without `-<index>`. (Numbers
-    // matched as text without a `format!` each: two of them were a twentieth of an import's
-    // reading.)
-    let without = |s: &'_ str, n: u64| -> Option<usize> {
-        Some(s.strip_suffix(itoa::Buffer::new().format(n))?.strip_suffix('-')?.len())
-    };
-    let run = without(id, f.index).map(|n| &id[..n]);
+    // `<kind>-<shape>[.<hash>]-<seed>-<index>`: the run is the id without `-<index>`.
+    let run = without_number(id, f.index);
     let shape = run
-        .and_then(|r| without(r, f.seed).map(|n| &r[..n]))
+        .and_then(|r| without_number(r, f.seed))
         .and_then(|r| r.strip_prefix(kind))
         .and_then(|r| r.strip_prefix('-'))
         .and_then(|r| r.split('.').next())

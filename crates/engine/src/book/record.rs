@@ -90,11 +90,15 @@ pub fn header_line<K: Kind>(paths: bool) -> String {
 /// that read puzzle lines take as a whole file of them: None when the line is not such a
 /// header (no puzzle line of any kind starts with `id,`), an error when it names no `puzzle`.
 pub fn csv_puzzle_column(line: &str) -> Option<Result<usize, String>> {
-    let t = line.trim();
-    if !t.starts_with("id,") {
+    if !line.trim().starts_with("id,") {
         return None;
     }
-    Some(t.split(',').position(|h| h == "puzzle").ok_or_else(|| "a CSV header without a puzzle column".to_string()))
+    Some(csv_column(line, "puzzle").ok_or_else(|| "a CSV header without a puzzle column".to_string()))
+}
+
+/// The column a book's CSV header line names `name` (its names are plain, never quoted).
+pub fn csv_column(header: &str, name: &str) -> Option<usize> {
+    header.trim().split(',').position(|h| h == name)
 }
 
 /// Field `col` of one CSV row of a book (its puzzle, with `csv_puzzle_column`'s index). The CSV
