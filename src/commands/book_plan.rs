@@ -423,13 +423,10 @@ fn how_to_keys(kind: KindId, manifest: &serde_json::Value) -> (Vec<HowToKey>, St
             keys.push(("sudoku".into(), vec![("n".into(), "9".into()), ("box".into(), "3\u{d7}3".into())]));
             "sudoku"
         }
-        "kenken" => {
-            let n = p["size"].as_u64().unwrap_or(6).to_string();
-            keys.push(("kenken".into(), vec![("n".into(), n)]));
-            "kenken"
-        }
+        // A square kind (KenKen, Futoshiki, Skyscrapers): `size` is its n.
         other => {
-            keys.push((other.to_string(), Vec::new()));
+            let n = p["size"].as_u64().map(|n| vec![("n".to_string(), n.to_string())]);
+            keys.push((other.to_string(), n.unwrap_or_default()));
             other
         }
     };
@@ -543,9 +540,10 @@ fn drawn(l: &Loaded, kind: KindId, manifest: &serde_json::Value, chosen: &[&Reco
     let items = kind.visit(Go(chosen, l.plan.style.line_weight))?;
     let (how_to, kind_key) = how_to_keys(kind, manifest);
     let n = how_to.first().and_then(|(_, args)| args.iter().find(|(k, _)| k == "n")).map(|(_, v)| v.clone());
+    // The grid's size after the kind's name ("KenKen 6×6"), but not for the 9×9 Sudoku family.
     let size = match (kind.key(), n) {
-        ("kenken", Some(n)) => format!(" {n}\u{d7}{n}"),
-        ("sudoku-family", Some(n)) if n != "9" => format!(" {n}\u{d7}{n}"),
+        ("sudoku" | "sudoku-family", Some(n)) if n == "9" => String::new(),
+        (_, Some(n)) => format!(" {n}\u{d7}{n}"),
         _ => String::new(),
     };
     Ok(Drawn { items, how_to, kind_key, size })
@@ -935,5 +933,37 @@ fn paper_name(p: Paper) -> &'static str {
         Paper::White => "white",
         Paper::Cream => "cream",
         Paper::Color => "color",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A book of any registered kind has its name for headings and its how-to-play page, in
+    /// every built-in language (Futoshiki and Skyscrapers books had neither: their headings read
+    /// "futoshiki, Hard" and their how-to-play pages were left out).
+    #[test]
+    fn every_kind_has_its_name_and_how_to_play_in_every_language() {
+        struct Manifest;
+        impl KindVisitor for Manifest {
+            type Output = serde_json::Value;
+            fn visit<K: Kind>(self) -> serde_json::Value {
+                serde_json::json!({ "kind": K::KEY, "parameters": K::Params::default() })
+            }
+        }
+        for &lang in Strings::BUILTIN {
+            let (s, _) = Strings::load(lang, None).unwrap();
+            for &kind in KindId::ALL {
+                let (keys, name) = how_to_keys(kind, &kind.visit(Manifest));
+                assert_ne!(s.kind_name(&name), name, "{lang}: no name for {}", kind.key());
+                for (key, args) in keys {
+                    let args: Vec<(&str, &str)> = args.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+                    let h = s.how_to_play(&key, &args).unwrap_or_else(|| panic!("{lang}: no how-to-play for {key}"));
+                    let all = [h.title, h.text.join(" "), h.tip.unwrap_or_default()].join(" ");
+                    assert!(!all.contains(['{', '}']), "{lang} {key}: a placeholder left: {all}");
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! - `meta`: `application` (always `puzzle-factory library`, so that another program's
 //!   database is never taken for a library) and `schema` (the version).
 //! - `boards`: a kind and board: `kind` is the book's kind (`sudoku`, `sudoku-family`,
-//!   `kenken`, `kakuro`), `shape` the board as puzzle ids name it (`9`, `9k`, `16`, `6`,
+//!   `kenken`, `kakuro`, `futoshiki`, `skyscrapers`), `shape` the board as puzzle ids name it (`9`, `9k`, `16`, `6`,
 //!   `8x10`: size, variant and box).
 //! - `runs`: a run's id prefix and seed (`run`: the puzzle ids without their index), its
 //!   board, its parameters (the manifest's, JSON), master seed (text: seeds are 64-bit

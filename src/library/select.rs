@@ -26,7 +26,7 @@ pub enum Use {
 /// A selection of puzzles. Empty lists select anything.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
-    /// Library kinds (`sudoku`, `sudoku-family`, `kenken`, `kakuro`).
+    /// Library kinds (`sudoku`, `sudoku-family`, `kenken`, `kakuro`, `futoshiki`, `skyscrapers`).
     pub kinds: Vec<String>,
     pub shape: Option<String>,
     pub grades: Vec<String>,

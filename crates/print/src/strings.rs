@@ -217,8 +217,8 @@ impl Strings {
         fill_in(self.word(key), args)
     }
 
-    /// The name of a kind (`sudoku`, `jigsaw`, `x`, `killer`, `kenken`, `kakuro`); an unknown
-    /// key is its own name.
+    /// The name of a kind (`sudoku`, `jigsaw`, `x`, `killer`, `kenken`, `kakuro`, `futoshiki`,
+    /// `skyscrapers`); an unknown key is its own name.
     pub fn kind_name<'a>(&'a self, key: &'a str) -> &'a str {
         self.kinds.get(key).map_or(key, String::as_str)
     }
@@ -229,7 +229,7 @@ impl Strings {
     }
 
     /// How to play a kind (the `[kinds]` keys), placeholders filled: `n` (the grid is n×n; the
-    /// Sudoku family and KenKen) and `box` (`3×3`; the Sudoku family).
+    /// Sudoku family and the square kinds: KenKen, Futoshiki, Skyscrapers) and `box` (`3×3`; the Sudoku family).
     pub fn how_to_play(&self, key: &str, args: &[(&str, &str)]) -> Option<HowTo> {
         let e = self.how_to_play.get(key)?;
         let fill = |s: &String| fill_in(s, args);
