@@ -186,7 +186,7 @@ where
 /// `calibrate`, when the input's first puzzle line is not a classic 9×9 line; otherwise it stays
 /// classic, whose output is unchanged. Without `--kind` on the command line (`kind_given`), an
 /// input whose first line is a book's record (CSV row or JSON line) of another kind goes to that
-/// kind.
+/// kind, and one whose first puzzle only another kind reads goes to that kind (`reads_as`).
 fn route_family(cli: &Cli, kind_given: bool) -> KindId {
     let input = match &cli.command {
         Command::Rate { input, .. } | Command::Solve { input } => Some(input.clone()),
@@ -208,10 +208,48 @@ fn route_family(cli: &Cli, kind_given: bool) -> KindId {
     if other_box || flag("jigsaw") || flag("diagonals") || flag("killer") {
         return KindId::SudokuFamily;
     }
+    let sudoku = match &first {
+        Some((line, _)) if crate::kinds::sudoku::family::notation::is_family_line(line) => KindId::SudokuFamily,
+        _ => KindId::Sudoku,
+    };
     match (first, book) {
         (Some(_), Some(k)) if !kind_given && k != KindId::Sudoku => k,
-        (Some((line, _)), _) if crate::kinds::sudoku::family::notation::is_family_line(&line) => KindId::SudokuFamily,
-        _ => KindId::Sudoku,
+        (Some((line, None)), _) if !kind_given => reads_as(sudoku, &line),
+        _ => sudoku,
+    }
+}
+
+/// The kind that reads `line` (the input's first puzzle, not a book's record, with no `--kind`
+/// given): `sudoku` when it does, else the one other kind that reads it (a Tatham Towers, Unequal
+/// or Keen id, a JSON puzzle), with a note; `sudoku` again when none or several do, whose error
+/// then says what is wrong with the line.
+fn reads_as(sudoku: KindId, line: &str) -> KindId {
+    struct Reads<'a>(&'a str);
+    impl KindVisitor for Reads<'_> {
+        type Output = bool;
+        fn visit<K: Kind>(self) -> bool {
+            K::parse(self.0, &K::Params::default()).is_ok()
+        }
+    }
+    // `hint`'s `PUZZLE<TAB>CURRENT`: the puzzle is the part before the tab.
+    let line = line.split('\t').next().unwrap_or(line);
+    if sudoku.visit(Reads(line)) {
+        return sudoku;
+    }
+    let others: Vec<KindId> = KindId::ALL
+        .iter()
+        .copied()
+        .filter(|&k| k != KindId::Sudoku && k != KindId::SudokuFamily && k.visit(Reads(line)))
+        .collect();
+    match others[..] {
+        [k] => {
+            eprintln!(
+                "note: the input is read as {} puzzles: its first puzzle reads as no other kind (--kind sets it)",
+                k.name()
+            );
+            k
+        }
+        _ => sudoku,
     }
 }
 
@@ -453,7 +491,8 @@ pub enum Command {
     },
     /// Rate puzzles, one per line, from FILE or stdin ('-'); CSV to stdout. A book's own
     /// `puzzles.csv` or `puzzles.jsonl` (plain or .zst) is read as it is, as the kind its
-    /// records name unless --kind is given (`solve`, `explain` and `hint` read books alike).
+    /// records name unless --kind is given; so is a Tatham game id or a JSON puzzle that only
+    /// one kind reads (`solve`, `explain` and `hint` read inputs alike).
     Rate {
         /// Input file; '-' or absent for stdin.
         input: Option<PathBuf>,

@@ -280,7 +280,9 @@ fn a_byte_order_mark_before_the_first_line_is_skipped() {
 /// header names the puzzle column; the CSV once failed on every row, "expected 81 characters,
 /// found 12", the id's length) and `puzzles.jsonl` (a classic Sudoku record once failed the
 /// same way). Both rate as the book graded them; a header without a puzzle column is one bad
-/// line.
+/// line. Without `--kind`, a book's records, and puzzles only one kind reads (a Tatham id, a
+/// JSON puzzle), are read as their kind (a Towers id was read as a Solo id: "parameters '6': 36
+/// symbols, Solo supports at most 31").
 #[test]
 fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
     let tmp = tempfile::tempdir().unwrap();
@@ -289,6 +291,7 @@ fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
         ("sudoku", &["--box", "2x3"][..]),
         ("kenken", &["--size", "5"][..]),
         ("futoshiki", &["--size", "5"][..]),
+        ("skyscrapers", &["--size", "5"][..]),
     ];
     for (kind, extra) in kinds {
         let dir = tmp.path().join(format!("{kind}{}", extra.len()));
@@ -299,26 +302,25 @@ fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
         assert_eq!(o.status.code(), Some(0), "{}", err(&o));
         let book = std::fs::read_to_string(dir.join("puzzles.csv")).unwrap();
         let mut r = csv::Reader::from_reader(book.as_bytes());
-        let want: Vec<(String, String)> = r
-            .deserialize::<std::collections::HashMap<String, String>>()
-            .map(|m| m.unwrap())
-            .map(|m| (m["grade"].clone(), m["steps"].clone()))
-            .collect();
+        let rows: Vec<std::collections::HashMap<String, String>> = r.deserialize().map(|m| m.unwrap()).collect();
+        let want: Vec<(String, String)> = rows.iter().map(|m| (m["grade"].clone(), m["steps"].clone())).collect();
         assert!(!want.is_empty());
-        for file in ["puzzles.csv", "puzzles.jsonl"] {
-            let path = dir.join(file);
-            // Without --kind: the book's records name their kind.
-            let o = run_within(&["rate", "--quiet", path.to_str().unwrap()], None, 60);
-            assert_eq!(o.status.code(), Some(0), "{kind} {file}: {}", err(&o));
-            let got: Vec<(String, String)> = out(&o)
+        let graded = |o: &std::process::Output| -> Vec<(String, String)> {
+            out(o)
                 .lines()
                 .skip(1)
                 .map(|l| {
                     let f: Vec<&str> = l.split(',').collect();
                     (f[1].to_string(), f[2].to_string())
                 })
-                .collect();
-            assert_eq!(got, want, "{kind} {extra:?} {file}");
+                .collect()
+        };
+        for file in ["puzzles.csv", "puzzles.jsonl"] {
+            let path = dir.join(file);
+            // Without --kind: the book's records name their kind.
+            let o = run_within(&["rate", "--quiet", path.to_str().unwrap()], None, 60);
+            assert_eq!(o.status.code(), Some(0), "{kind} {file}: {}", err(&o));
+            assert_eq!(graded(&o), want, "{kind} {extra:?} {file}");
             let o = run_within(&["--kind", kind, "solve", path.to_str().unwrap()], None, 60);
             assert_eq!(o.status.code(), Some(0), "{kind} {file}: {}", err(&o));
             assert!(out(&o).lines().skip(1).all(|l| l.split(',').nth(1) == Some("1")), "{}", out(&o));
@@ -335,6 +337,24 @@ fn a_books_csv_and_jsonl_rate_as_the_book_graded_them() {
                 let o = run_within(&["hint", "-"], Some(line.as_bytes()), 60);
                 assert_eq!(o.status.code(), Some(0), "{kind} hint: {}", err(&o));
                 assert!(out(&o).starts_with("line 1: ") && err(&o).is_empty(), "{}{}", out(&o), err(&o));
+            }
+        }
+        if kind != "sudoku" {
+            // Without --kind, puzzles that only this kind reads (its Tatham game ids, its JSON
+            // puzzles) are read as this kind, with a note.
+            let column = ["keen_id", "unequal_id", "towers_id"].into_iter().find(|c| rows[0].contains_key(*c));
+            let ids: String = rows.iter().map(|m| format!("{}\n", m[column.unwrap()])).collect();
+            let jsonl = std::fs::read_to_string(dir.join("puzzles.jsonl")).unwrap();
+            let json: String = jsonl
+                .lines()
+                .map(|l| format!("{}\n", serde_json::from_str::<serde_json::Value>(l).unwrap()["puzzle"]))
+                .collect();
+            for input in [ids, json] {
+                let o = run_within(&["rate", "--quiet", "-"], Some(input.as_bytes()), 60);
+                assert_eq!(o.status.code(), Some(0), "{kind}: {}", err(&o));
+                assert_eq!(graded(&o), want, "{kind} {input}");
+                let note = format!("note: the input is read as {kind} puzzles");
+                assert!(err(&o).starts_with(&note), "{kind}: {}", err(&o));
             }
         }
     }
