@@ -4,7 +4,7 @@
 //! core's search on the open cell with the fewest candidates.
 
 use crate::{clue_cells, Skyscrapers};
-pub(crate) use pf_core::common::latin_count::{count_from, high, Count, Propagate};
+pub(crate) use pf_core::common::latin_count::{count_from, Count, Propagate};
 use pf_core::common::latin_count::{propagate_line, shared_square_lines};
 use std::cell::RefCell;
 
@@ -13,6 +13,9 @@ pub const SOLVE_BUDGET: u64 = 1 << 22;
 
 /// The largest line: cells of a line are at most this many.
 pub(crate) const MAX_N: usize = 12;
+
+/// `LineDp::allowed_from` where no count is allowed: above every count.
+const NONE: u8 = u8::MAX;
 
 /// A clue in force: the cells it looks along (nearest first) and the counts it allows (bit k:
 /// k buildings seen; one bit for a clue, more when the generator looks for a solution that
@@ -142,14 +145,17 @@ pub(crate) fn with_line_dp<R>(f: impl FnOnce(&mut LineDp) -> R) -> R {
 #[derive(Default)]
 pub(crate) struct LineDp {
     stamp: u32,
-    seen_at: Vec<u32>,
-    feasible: Vec<bool>,
+    /// Each pair's answer: the call's stamp, shifted left once, with bit 0 set when the rest of
+    /// the line can be filled (one word a pair: its stamp and answer on one cache line).
+    state: Vec<u32>,
     n: usize,
     cand: [u16; MAX_N],
     allowed: u16,
+    /// For each count k, the least count allowed from k up (`NONE` when there is none).
+    allowed_from: [u8; 16],
     union: [u16; MAX_N],
     /// `union_memo`'s answers by (size, allowed counts, candidates).
-    memo: std::collections::HashMap<[u16; MAX_N + 2], Option<[u16; MAX_N]>>,
+    memo: rustc_hash::FxHashMap<[u16; MAX_N + 2], Option<[u16; MAX_N]>>,
 }
 
 impl LineDp {
@@ -158,21 +164,27 @@ impl LineDp {
     pub fn union(&mut self, cand: &[u16], allowed: u16) -> Option<[u16; MAX_N]> {
         let n = cand.len();
         let size = 16usize << n;
-        if self.seen_at.len() < size {
-            self.seen_at = vec![0; size];
-            self.feasible = vec![false; size];
+        if self.state.len() < size {
+            self.state = vec![0; size];
             self.stamp = 0;
         }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen_at.iter_mut().for_each(|s| *s = 0);
+        self.stamp += 1;
+        if self.stamp == 1 << 31 {
+            self.state.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.n = n;
         self.cand[..n].copy_from_slice(cand);
         self.allowed = allowed;
+        let mut least = NONE;
+        for k in (0..16).rev() {
+            if allowed >> k & 1 == 1 {
+                least = k as u8;
+            }
+            self.allowed_from[k] = least;
+        }
         self.union = [0; MAX_N];
-        self.go(0, 0).then_some(self.union)
+        self.go(0, 0, 0, 0).then_some(self.union)
     }
 
     /// `union`, remembered: the generator propagates its puzzle again from the start for every
@@ -197,21 +209,19 @@ impl LineDp {
     /// Whether the state reached in the last `union` call, with heights `used` (bit d) and
     /// `seen` buildings seen, can be completed; false for a state it never reached.
     pub fn completes(&self, used: u16, seen: u32) -> bool {
-        let key = (used as usize >> 1) << 4 | seen as usize;
-        self.seen_at[key] == self.stamp && self.feasible[key]
+        self.state[(used as usize >> 1) << 4 | seen as usize] == self.stamp << 1 | 1
     }
 
-    fn go(&mut self, used: u16, seen: u32) -> bool {
+    /// Whether the line can be completed from `pos` cells filled with heights `used`, `seen`
+    /// buildings seen; each height that completes it is added to `union`. A pair already
+    /// answered in this call is looked up before the call to it is made (half the pairs met).
+    /// `top` is the tallest height used (0 for none).
+    fn go(&mut self, used: u16, pos: usize, seen: u32, top: u32) -> bool {
         let n = self.n;
-        let pos = used.count_ones() as usize;
-        if pos == n {
-            return self.allowed >> seen & 1 == 1;
-        }
         let key = (used as usize >> 1) << 4 | seen as usize;
-        if self.seen_at[key] == self.stamp {
-            return self.feasible[key];
-        }
-        let top = if used == 0 { 0 } else { high(used) };
+        // Cells left after this one.
+        let left = (n - pos - 1) as u32;
+        let allowed = self.allowed as u32;
         let mut ok = false;
         let mut m = self.cand[pos] & !used;
         while m != 0 {
@@ -219,23 +229,30 @@ impl LineDp {
             m &= m - 1;
             let now = seen + (d > top) as u32;
             let tallest = d.max(top);
-            let next = used | 1 << d;
             // Bounds on what the rest can add: at least one more (the tallest, N) unless it is
-            // up; at most the heights left above the tallest, one per cell left.
-            let left_above = (((1u32 << (n + 1)) - 1) & !((1u32 << (tallest + 1)) - 1) & !(next as u32)).count_ones();
-            let most = now + left_above.min((n - pos - 1) as u32);
+            // up; at most one per height above the tallest (none of them is used yet) and one
+            // per cell left.
+            let most = now + (n as u32 - tallest).min(left);
             let least = now + (tallest < n as u32) as u32;
-            let range = ((1u32 << (most + 1)) - 1) & !((1u32 << least) - 1);
-            if range & self.allowed as u32 == 0 {
+            // An allowed count between them (`least` is at most n + 1).
+            if self.allowed_from[least as usize] as u32 > most {
                 continue;
             }
-            if self.go(next, now) {
+            let next = used | 1 << d;
+            let fits = if left == 0 {
+                allowed >> now & 1 == 1
+            } else {
+                match self.state[(next as usize >> 1) << 4 | now as usize] {
+                    s if s >> 1 == self.stamp => s & 1 == 1,
+                    _ => self.go(next, pos + 1, now, tallest),
+                }
+            };
+            if fits {
                 self.union[pos] |= 1 << d;
                 ok = true;
             }
         }
-        self.seen_at[key] = self.stamp;
-        self.feasible[key] = ok;
+        self.state[key] = self.stamp << 1 | ok as u32;
         ok
     }
 }
