@@ -4,7 +4,7 @@
 //! core's search on the open cell with the fewest candidates.
 
 use crate::{clue_cells, Skyscrapers};
-pub(crate) use pf_core::common::latin_count::{count_from, Count, Propagate};
+pub(crate) use pf_core::common::latin_count::{count_from, high, Count, Propagate};
 use pf_core::common::latin_count::{propagate_line, shared_square_lines};
 use std::cell::RefCell;
 
@@ -154,6 +154,12 @@ pub(crate) struct LineDp {
     /// For each count k, the least count allowed from k up (`NONE` when there is none).
     allowed_from: [u8; 16],
     union: [u16; MAX_N],
+    /// `union_both`: for each set T of heights below n (bit d of T at bit d − 1), bit b when the
+    /// last |T| cells, seen from the far end, can hold T and show b buildings.
+    reach: Vec<u16>,
+    /// `union_both`'s two clues: the one at the end it fills from, and the other.
+    near: u32,
+    far: u32,
     /// `union_memo`'s answers by (size, allowed counts, candidates).
     memo: rustc_hash::FxHashMap<[u16; MAX_N + 2], Option<[u16; MAX_N]>>,
 }
@@ -162,6 +168,20 @@ impl LineDp {
     /// The heights each cell (nearest the clue first) takes in some filling of the line with
     /// distinct heights from `cand` that shows a count in `allowed`, or None when none does.
     pub fn union(&mut self, cand: &[u16], allowed: u16) -> Option<[u16; MAX_N]> {
+        self.fresh(cand);
+        self.allowed = allowed;
+        let mut least = NONE;
+        for k in (0..16).rev() {
+            if allowed >> k & 1 == 1 {
+                least = k as u8;
+            }
+            self.allowed_from[k] = least;
+        }
+        self.go(0, 0, 0, 0).then_some(self.union)
+    }
+
+    /// A new call on the line `cand`: every pair's answer forgotten (a new stamp).
+    fn fresh(&mut self, cand: &[u16]) {
         let n = cand.len();
         let size = 16usize << n;
         if self.state.len() < size {
@@ -175,21 +195,12 @@ impl LineDp {
         }
         self.n = n;
         self.cand[..n].copy_from_slice(cand);
-        self.allowed = allowed;
-        let mut least = NONE;
-        for k in (0..16).rev() {
-            if allowed >> k & 1 == 1 {
-                least = k as u8;
-            }
-            self.allowed_from[k] = least;
-        }
         self.union = [0; MAX_N];
-        self.go(0, 0, 0, 0).then_some(self.union)
     }
 
     /// `union`, remembered: the generator propagates its puzzle again from the start for every
     /// clue it tries, and asks the same lines again and again. The memo is per thread and is
-    /// emptied when it holds 16,384 lines (about 1 MB). `completes` does not see these calls.
+    /// emptied when it holds 16,384 lines (about 1 MB).
     pub fn union_memo(&mut self, cand: &[u16], allowed: u16) -> Option<[u16; MAX_N]> {
         let mut key = [0u16; MAX_N + 2];
         key[0] = cand.len() as u16;
@@ -204,12 +215,6 @@ impl LineDp {
         }
         self.memo.insert(key, answer);
         answer
-    }
-
-    /// Whether the state reached in the last `union` call, with heights `used` (bit d) and
-    /// `seen` buildings seen, can be completed; false for a state it never reached.
-    pub fn completes(&self, used: u16, seen: u32) -> bool {
-        self.state[(used as usize >> 1) << 4 | seen as usize] == self.stamp << 1 | 1
     }
 
     /// Whether the line can be completed from `pos` cells filled with heights `used`, `seen`
@@ -255,12 +260,106 @@ impl LineDp {
         self.state[key] = self.stamp << 1 | ok as u32;
         ok
     }
+
+    /// `union` with a clue at each end (`front` and `back`, both given). The tallest building, n,
+    /// splits a filling: the front sees the records before it and n, the back the records after
+    /// it and n. So a pass from the front fills the cells up to n's, and takes n in a cell when
+    /// the cells after it can hold exactly the heights left and show `back` − 1 (`reach`, worked
+    /// out first from the back); a pass from the back does the same for the cells after n. (It
+    /// replaced a walk through every filling the front clue allows, a fifth of a 9×9 hard run.)
+    fn union_both(&mut self, cand: &[u16], front: u8, back: u8) -> Option<[u16; MAX_N]> {
+        let n = cand.len();
+        let mut rev = [0u16; MAX_N];
+        for j in 0..n {
+            rev[j] = cand[n - 1 - j];
+        }
+        let ahead = self.split_pass(cand, &rev[..n], front as u32, back as u32);
+        let behind = self.split_pass(&rev[..n], cand, back as u32, front as u32);
+        let mut union = [0u16; MAX_N];
+        for j in 0..n {
+            union[j] = ahead[j] | behind[n - 1 - j];
+        }
+        union[..n].iter().all(|&u| u != 0).then_some(union)
+    }
+
+    /// From the end of `cand` whose clue is `near` (`other`: the line from the far end, whose
+    /// clue is `far`): the heights each cell up to n's takes in a filling that shows both.
+    fn split_pass(&mut self, cand: &[u16], other: &[u16], near: u32, far: u32) -> [u16; MAX_N] {
+        let n = cand.len();
+        let below_n = ((1u32 << n) - 2) as u16;
+        self.reach.clear();
+        self.reach.resize(1 << (n - 1), 0);
+        self.reach[0] = 1;
+        // Sets in increasing order: each after every set it grows from.
+        for t in 0..1usize << (n - 1) {
+            let seen = self.reach[t];
+            let used = (t << 1) as u16;
+            let k = used.count_ones() as usize;
+            if seen == 0 || k == n - 1 {
+                continue;
+            }
+            let top = if used == 0 { 0 } else { high(used) };
+            let mut m = other[k] & below_n & !used;
+            while m != 0 {
+                let d = m.trailing_zeros();
+                m &= m - 1;
+                self.reach[(used | 1 << d) as usize >> 1] |= if d > top { seen << 1 } else { seen };
+            }
+        }
+        self.fresh(cand);
+        (self.near, self.far) = (near, far);
+        self.split_go(0, 0, 0, 0);
+        self.union
+    }
+
+    /// `go` for `split_pass`: whether the cells from `pos` can be filled up to n's, n included,
+    /// so that both clues can be shown, `used` (below n) and `seen` as in `go`.
+    fn split_go(&mut self, used: u16, pos: usize, seen: u32, top: u32) -> bool {
+        let n = self.n;
+        let key = (used as usize >> 1) << 4 | seen as usize;
+        let below_n = ((1u32 << n) - 2) as u16;
+        let mut ok = false;
+        let mut m = self.cand[pos] & !used;
+        while m != 0 {
+            let d = m.trailing_zeros();
+            m &= m - 1;
+            if d as usize == n {
+                // n here: this end sees one more; the cells after it hold the heights left.
+                if seen + 1 == self.near && self.reach[(below_n & !used) as usize >> 1] >> (self.far - 1) & 1 == 1 {
+                    self.union[pos] |= 1 << d;
+                    ok = true;
+                }
+                continue;
+            }
+            // n is still to come, in a later cell: before it this end sees at most one record
+            // per height above the tallest (but n) and one per cell left before n's.
+            if pos + 2 > n {
+                continue;
+            }
+            let now = seen + (d > top) as u32;
+            let tallest = d.max(top);
+            let most = now + 1 + (n as u32 - 1 - tallest).min((n - pos - 2) as u32);
+            if now + 1 > self.near || most < self.near {
+                continue;
+            }
+            let next = used | 1 << d;
+            let fits = match self.state[(next as usize >> 1) << 4 | now as usize] {
+                s if s >> 1 == self.stamp => s & 1 == 1,
+                _ => self.split_go(next, pos + 1, now, tallest),
+            };
+            if fits {
+                self.union[pos] |= 1 << d;
+                ok = true;
+            }
+        }
+        self.state[key] = self.stamp << 1 | ok as u32;
+        ok
+    }
 }
 
 /// The heights each cell of a line (the cells' candidates `cand`, nearest the first clue first)
 /// takes in some filling with distinct heights that shows `front` from its start and `back` from
-/// its end (0: no clue), or None when none does. Both clues at once: the fillings the front
-/// clue allows, walked one by one, the back clue checked at the end.
+/// its end (0: no clue), or None when none does. Both clues at once: `LineDp::union_both`.
 pub(crate) fn line_union(cand: &[u16], front: u8, back: u8) -> Option<[u16; MAX_N]> {
     let n = cand.len();
     let all = ((1u32 << (n + 1)) - 2) as u16;
@@ -278,57 +377,8 @@ pub(crate) fn line_union(cand: &[u16], front: u8, back: u8) -> Option<[u16; MAX_
             }
             return Some(out);
         }
-        dp.union(cand, allow(front))?;
-        let mut union = [0u16; MAX_N];
-        let mut line = [0u8; MAX_N];
-        walk(dp, cand, back, 0, 0, 0, &mut line, &mut union);
-        union[..n].iter().all(|&u| u != 0).then_some(union)
+        dp.union_both(cand, front, back)
     })
-}
-
-/// Every filling from position `used.count_ones()` on that the front clue allows (`dp`'s
-/// states), each checked against `back`; stops once every candidate has been seen.
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    dp: &LineDp,
-    cand: &[u16],
-    back: u8,
-    used: u16,
-    seen: u32,
-    top: u32,
-    line: &mut [u8; MAX_N],
-    union: &mut [u16; MAX_N],
-) -> bool {
-    let n = cand.len();
-    let pos = used.count_ones() as usize;
-    if pos == n {
-        if crate::seen(line[..n].iter().rev().copied()) == back {
-            for j in 0..n {
-                union[j] |= 1 << line[j];
-            }
-            // Done when every candidate is in a filling found.
-            return (0..n).all(|j| union[j] == cand[j]);
-        }
-        return false;
-    }
-    let mut m = cand[pos] & !used;
-    while m != 0 {
-        let d = m.trailing_zeros();
-        m &= m - 1;
-        let now = seen + (d > top) as u32;
-        let next = used | 1 << d;
-        if pos + 1 < n && !dp.completes(next, now) {
-            continue;
-        }
-        if pos + 1 == n && dp.allowed >> now & 1 == 0 {
-            continue;
-        }
-        line[pos] = d as u8;
-        if walk(dp, cand, back, next, now, top.max(d), line, union) {
-            return true;
-        }
-    }
-    false
 }
 
 /// Count the solutions up to `limit`, within `budget` search nodes.
@@ -364,7 +414,7 @@ mod tests {
     fn line_unions_match_brute_force() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
-        for n in [4u8, 5, 6] {
+        for n in [4u8, 5, 6, 7] {
             let perms = permutations(n);
             for _ in 0..300 {
                 let cand: Vec<u16> = (0..n).map(|_| rng.gen_range(1u16..1 << n) << 1).collect();
