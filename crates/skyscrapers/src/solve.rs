@@ -223,7 +223,6 @@ impl LineDp {
     /// `top` is the tallest height used (0 for none).
     fn go(&mut self, used: u16, pos: usize, seen: u32, top: u32) -> bool {
         let n = self.n;
-        let key = (used as usize >> 1) << 4 | seen as usize;
         // Cells left after this one.
         let left = (n - pos - 1) as u32;
         let allowed = self.allowed as u32;
@@ -247,9 +246,9 @@ impl LineDp {
             let fits = if left == 0 {
                 allowed >> now & 1 == 1
             } else {
-                match self.state[(next as usize >> 1) << 4 | now as usize] {
-                    s if s >> 1 == self.stamp => s & 1 == 1,
-                    _ => self.go(next, pos + 1, now, tallest),
+                match self.answered(next, now) {
+                    Some(fits) => fits,
+                    None => self.go(next, pos + 1, now, tallest),
                 }
             };
             if fits {
@@ -257,7 +256,23 @@ impl LineDp {
                 ok = true;
             }
         }
-        self.state[key] = self.stamp << 1 | ok as u32;
+        self.answer(used, seen, ok)
+    }
+
+    /// A pair's place in `state`: heights `used` (bit d for height d, no bit 0) and `seen`.
+    fn key(used: u16, seen: u32) -> usize {
+        (used as usize >> 1) << 4 | seen as usize
+    }
+
+    /// The pair's answer, when this call has given one.
+    fn answered(&self, used: u16, seen: u32) -> Option<bool> {
+        let s = self.state[Self::key(used, seen)];
+        (s >> 1 == self.stamp).then_some(s & 1 == 1)
+    }
+
+    /// Record the pair's answer for this call, and return it.
+    fn answer(&mut self, used: u16, seen: u32, ok: bool) -> bool {
+        self.state[Self::key(used, seen)] = self.stamp << 1 | ok as u32;
         ok
     }
 
@@ -316,7 +331,6 @@ impl LineDp {
     /// so that both clues can be shown, `used` (below n) and `seen` as in `go`.
     fn split_go(&mut self, used: u16, pos: usize, seen: u32, top: u32) -> bool {
         let n = self.n;
-        let key = (used as usize >> 1) << 4 | seen as usize;
         let below_n = ((1u32 << n) - 2) as u16;
         let mut ok = false;
         let mut m = self.cand[pos] & !used;
@@ -343,17 +357,16 @@ impl LineDp {
                 continue;
             }
             let next = used | 1 << d;
-            let fits = match self.state[(next as usize >> 1) << 4 | now as usize] {
-                s if s >> 1 == self.stamp => s & 1 == 1,
-                _ => self.split_go(next, pos + 1, now, tallest),
+            let fits = match self.answered(next, now) {
+                Some(fits) => fits,
+                None => self.split_go(next, pos + 1, now, tallest),
             };
             if fits {
                 self.union[pos] |= 1 << d;
                 ok = true;
             }
         }
-        self.state[key] = self.stamp << 1 | ok as u32;
-        ok
+        self.answer(used, seen, ok)
     }
 }
 
