@@ -12,6 +12,7 @@
 #     github.com/Anders-Holst/sgt-puzzles-aho-extensions, with Tatham's collection).
 #
 # Usage: scripts/kakuro-gamma.sh [HOLST_IDS_FILE...]
+#   KCONFIG=FILE rates with those settings (e.g. the kakuro-size-free.toml of kakuro-calibrate.sh)
 case "${1:-}" in -h | --help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,7 +63,7 @@ PY
 done
 
 cat "$data/krazydad_kakuro.jsonl" "$data/publisher.jsonl" "$tmp/holst.jsonl" >"$tmp/all.jsonl"
-"$bin" --kind kakuro rate --quiet "$tmp/all.jsonl" >"$tmp/rated.csv"
+"$bin" --kind kakuro rate --quiet ${KCONFIG:+--config "$KCONFIG"} "$tmp/all.jsonl" >"$tmp/rated.csv"
 python3 - "$tmp/all.jsonl" "$tmp/rated.csv" "$(wc -l <"$data/krazydad_kakuro.jsonl")" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]

@@ -371,8 +371,8 @@ pub enum Command {
         /// that solve with levels 1 to L.
         #[arg(long, value_name = "L")]
         max_level: Option<u8>,
-        /// Teaching puzzles: the technique is needed, and every other step is a level-1 step
-        /// (a single).
+        /// Teaching puzzles: the technique is needed, and every other step is a basic one: a
+        /// single (level 1); for Kakuro also a crossing-run intersection or a pair sum (level 2).
         #[arg(long, value_name = "T", conflicts_with_all = ["forbid", "max_level"])]
         teach: Option<String>,
         /// Reject puzzles that one lucky guess breaks (`shortcut`, SPEC.md): for the grades

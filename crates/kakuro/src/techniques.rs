@@ -16,8 +16,9 @@ pub enum Tech {
     NakedSingle,
     LastRunCell,
     UniqueCombination,
-    RunIntersection,
     HiddenSingle,
+    RunIntersection,
+    PairSum,
     NakedPair,
     NakedTriple,
     CombinationElimination,
@@ -31,8 +32,9 @@ impl Technique for Tech {
         Tech::NakedSingle,
         Tech::LastRunCell,
         Tech::UniqueCombination,
-        Tech::RunIntersection,
         Tech::HiddenSingle,
+        Tech::RunIntersection,
+        Tech::PairSum,
         // Naked subsets before the combination check, which subsumes them within a run: listed
         // after it they would never be the step applied.
         Tech::NakedPair,
@@ -50,6 +52,7 @@ impl Technique for Tech {
             Tech::UniqueCombination => "unique_combination",
             Tech::RunIntersection => "run_intersection",
             Tech::HiddenSingle => "hidden_single",
+            Tech::PairSum => "pair_sum",
             Tech::CombinationElimination => "combination_elimination",
             Tech::NakedPair => "naked_pair",
             Tech::NakedTriple => "naked_triple",
@@ -61,13 +64,22 @@ impl Technique for Tech {
 
     fn level(self) -> u8 {
         match self {
-            Tech::NakedSingle | Tech::LastRunCell | Tech::UniqueCombination => 1,
-            Tech::RunIntersection | Tech::HiddenSingle => 2,
+            // Both singles at level 1, as in Sudoku's ladder; a two-cell run's partner digits
+            // (the sum less each candidate) at level 2, beside the crossing-run intersection:
+            // people take both before they weigh a longer run's combinations (level 3).
+            Tech::NakedSingle | Tech::LastRunCell | Tech::UniqueCombination | Tech::HiddenSingle => 1,
+            Tech::RunIntersection | Tech::PairSum => 2,
             Tech::CombinationElimination | Tech::NakedPair | Tech::NakedTriple => 3,
             Tech::AreaSum => 4,
             Tech::ForcingChain => 5,
             Tech::Trial => 6,
         }
+    }
+
+    /// A teaching puzzle may use the crossing-run intersection and the pair sum beside the
+    /// singles: nearly every Kakuro needs both, as a first move of every solver.
+    fn basic(self) -> bool {
+        self.level() <= 2
     }
 
     fn situation(self) -> &'static str {
@@ -85,11 +97,15 @@ impl Technique for Tech {
                  its down run"
             }
             Tech::HiddenSingle => {
-                "a (run, digit) with the digit in every combination of the run and not yet placed; succeeds when \
-                 one empty cell of the run can take it"
+                "a (run with two or more empty cells, digit) with the digit in every combination of the run and \
+                 not yet placed; succeeds when one empty cell of the run can take it"
+            }
+            Tech::PairSum => {
+                "a run of two cells with an empty cell; succeeds when a candidate of one cell has no partner (the \
+                 sum less it, another digit) among the other cell's candidates"
             }
             Tech::CombinationElimination => {
-                "a run with an empty cell; succeeds when, keeping only the combinations its cells' candidates can \
+                "a run of three or more cells with an empty cell; succeeds when, keeping only the combinations its cells' candidates can \
                  realise as distinct digits, a candidate of a cell fits no assignment and is removed"
             }
             Tech::NakedPair | Tech::NakedTriple => {
@@ -156,7 +172,7 @@ pub struct Position<'a> {
 }
 
 /// The techniques whose scans are cached: they look at one cell (and its two runs) or one run.
-const CACHED: usize = 8;
+const CACHED: usize = 9;
 
 /// The cache slot of `tech`, and whether its units are cells (else runs); None when its
 /// scan is not cached.
@@ -170,6 +186,7 @@ fn cached_slot(tech: Tech) -> Option<(usize, bool)> {
         Tech::NakedPair => (5, false),
         Tech::NakedTriple => (6, false),
         Tech::CombinationElimination => (7, false),
+        Tech::PairSum => (8, false),
         Tech::AreaSum | Tech::ForcingChain | Tech::Trial => return None,
     })
 }
@@ -363,10 +380,15 @@ impl<'a> Position<'a> {
             Tech::RunIntersection if !self.placed[u] => self.run_intersection(u, t),
             Tech::LastRunCell if run_open() => self.last_run_cell(u, t),
             Tech::UniqueCombination if run_open() => self.unique_combination(u, t),
-            Tech::HiddenSingle if run_open() => self.hidden_single(u, t),
+            // A run's last empty cell is the last run cell's situation, not a hidden single's.
+            Tech::HiddenSingle if self.run_placed[u].2 > 1 => self.hidden_single(u, t),
             Tech::NakedPair if run_open() => self.naked_subset(2, u, t),
             Tech::NakedTriple if run_open() => self.naked_subset(3, u, t),
-            Tech::CombinationElimination if run_open() => self.combination_elimination(u, t),
+            // A two-cell run's combination check is the pair sum; the longer runs' is level 3.
+            Tech::PairSum if run_open() && self.lay.runs[u].cells.len() == 2 => self.combination_elimination(u, t),
+            Tech::CombinationElimination if run_open() && self.lay.runs[u].cells.len() > 2 => {
+                self.combination_elimination(u, t)
+            }
             _ => {}
         }
     }

@@ -115,11 +115,15 @@ impl Techniques {
         }
         if let Some(name) = &self.teach {
             let t = bit("teach", name)?;
-            let level1 = crate::rate::level_mask::<K::Tech>(|l| l == 1);
-            if t & level1 != 0 || t & trial != 0 {
-                return Err(UsageError(format!("--teach {name}: choose a technique above level 1, not trial")));
+            let basic = K::Tech::ALL.iter().filter(|u| u.basic()).fold(0u64, |m, u| m | 1 << u.index());
+            if t & basic != 0 || t & trial != 0 {
+                let names: Vec<&str> = K::Tech::ALL.iter().filter(|u| u.basic()).map(|u| u.name()).collect();
+                return Err(UsageError(format!(
+                    "--teach {name}: choose a technique beyond the basic ones ({}), not trial",
+                    names.join(", ")
+                )));
             }
-            off |= !(level1 | t) & ((1u64 << K::Tech::ALL.len()) - 1);
+            off |= !(basic | t) & ((1u64 << K::Tech::ALL.len()) - 1);
             need |= t;
         }
         if need & off != 0 {

@@ -31,6 +31,11 @@ pub trait Technique: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     fn max_level() -> u8 {
         Self::ALL.iter().map(|t| t.level()).max().unwrap_or(0)
     }
+    /// Whether a teaching puzzle (`generate --teach T`) may use this technique beside T: the
+    /// singles, level 1, unless a kind's basic moves reach further.
+    fn basic(self) -> bool {
+        self.level() == 1
+    }
 }
 
 /// What one scan of one technique found: how many situations, how many of them succeed, and
