@@ -356,11 +356,12 @@ impl<'a> Position<'a> {
         (!pairs.is_empty()).then(|| Step::Remove(pairs, from()))
     }
 
-    /// "across 16 at r2c4": the run's direction, sum and first cell.
+    /// "across 16 from r2c4": the run's direction, sum and first cell ("from", since the
+    /// explanation lists the cells a step rests on after "at").
     fn run_name(&self, r: usize) -> String {
         let run = &self.lay.runs[r];
         let (row, col) = self.coord(run.cells[0] as usize);
-        format!("{} {} at r{}c{}", if run.across { "across" } else { "down" }, run.sum, row + 1, col + 1)
+        format!("{} {} from r{}c{}", if run.across { "across" } else { "down" }, run.sum, row + 1, col + 1)
     }
 
     fn run_cells(&self, r: usize) -> Vec<usize> {

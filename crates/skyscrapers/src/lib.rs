@@ -115,7 +115,7 @@ impl Skyscrapers {
     }
 }
 
-/// Clue `i` in words, for solution paths: "the clue above column 3".
+/// Clue `i` in words, for messages: "the clue above column 3".
 pub fn clue_name(n: usize, i: usize) -> String {
     let (edge, k) = clue_place(n, i);
     match edge {
@@ -123,6 +123,18 @@ pub fn clue_name(n: usize, i: usize) -> String {
         Edge::Bottom => format!("the clue below column {}", k + 1),
         Edge::Left => format!("the clue left of row {}", k + 1),
         Edge::Right => format!("the clue right of row {}", k + 1),
+    }
+}
+
+/// The line clue `i` looks along, in words, for solution paths: "column 3 from above", so that
+/// a step reads "clue bounds in column 3 from above".
+pub fn clue_view(n: usize, i: usize) -> String {
+    let (edge, k) = clue_place(n, i);
+    match edge {
+        Edge::Top => format!("column {} from above", k + 1),
+        Edge::Bottom => format!("column {} from below", k + 1),
+        Edge::Left => format!("row {} from the left", k + 1),
+        Edge::Right => format!("row {} from the right", k + 1),
     }
 }
 

@@ -12,7 +12,7 @@
 //! the known solution.
 
 use super::solve::{line_union, with_line_dp, Board, MAX_N};
-use super::{clue_name, Skyscrapers};
+use super::{clue_view, Skyscrapers};
 use pf_core::common::latin::line_name;
 use pf_core::common::latin_count::{above, LatinOnly};
 use pf_core::common::latin_grid::LatinGrid;
@@ -429,7 +429,7 @@ impl Solving for Position {
         match step {
             &Step::Place { cell, digit, clue } => {
                 let (cells, unit) = match (tech, clue) {
-                    (_, Some(i)) => (crate::clue_cells(n, i), Some(clue_name(n, i))),
+                    (_, Some(i)) => (crate::clue_cells(n, i), Some(clue_view(n, i))),
                     (Tech::HiddenSingle, None) => self.hidden_single_pattern(self.board.lines, cell, digit),
                     _ => (vec![cell], None),
                 };
@@ -441,7 +441,7 @@ impl Solving for Position {
                         let l = if *i >= 2 * n { *i - 2 * n } else { n + *i };
                         Some(line_name(l, n))
                     }
-                    (_, Some(i)) => Some(clue_name(n, *i)),
+                    (_, Some(i)) => Some(clue_view(n, *i)),
                     (Tech::XWing | Tech::Swordfish, None) => {
                         Some(fish_unit(&from.iter().map(|&c| (c / n, c % n)).collect::<Vec<_>>()))
                     }
