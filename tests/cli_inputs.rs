@@ -202,6 +202,15 @@ fn calibrate_flags_out_of_range_exit_2_naming_the_flag() {
     let o = run_within(&["calibrate", "--reference", dir], None, 30);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("--reference"), "{}", err(&o));
+    // A book's own CSV is no outside reference: one message naming the way out, not an error a line.
+    let book = tmp.path().join("book");
+    let o = run_within(&["generate", "--count", "5", "--quiet", "--out", book.to_str().unwrap()], None, 60);
+    assert!(o.status.success(), "{}", err(&o));
+    let csv = book.join("puzzles.csv");
+    let o = run_within(&["calibrate", "--reference", csv.to_str().unwrap()], None, 30);
+    let e = err(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("line 1: a book's CSV") && e.contains("--method quantile") && e.lines().count() == 1, "{e}");
     // In range, the flags pass (the fit on 6 puzzles may still find nothing to fit: exit 1).
     let o = run_within(&["calibrate", "--reference", r, "--holdout", "0.5"], None, 60);
     assert_ne!(o.status.code(), Some(2), "{}", err(&o));

@@ -484,8 +484,11 @@ fn a_plan_draws_volumes_from_the_library_without_repeats() {
             assert!(seen.insert(id.clone()), "{id} twice");
         }
     }
-    // A reprint of volume 1 takes its own puzzles again: the same PDF.
-    ok(d, &["book", "--plan", "vol1.toml", "--library", "lib.sqlite", "--out", "again.pdf", "--quiet"]);
+    // A reprint of volume 1 takes its own puzzles again: the same PDF, and it says so.
+    let o = pf(d, &["book", "--plan", "vol1.toml", "--library", "lib.sqlite", "--out", "again.pdf"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("book \"Sudoku Volume 1\" is already recorded in") && err.contains("same puzzles"), "{err}");
     assert_eq!(std::fs::read(d.join("vol1.pdf")).unwrap(), std::fs::read(d.join("again.pdf")).unwrap());
     assert_eq!(totals(d, "lib.sqlite").1, 54);
     // Puzzles not used since a date: volume 1's are free again for a book of 2026-03-15 on.

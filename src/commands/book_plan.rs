@@ -663,6 +663,16 @@ fn library_picks(l: &Loaded, a: &Args, keep: bool) -> Result<Picks> {
         Ok(u) => UsageError(format!("{}: {}", l.name, u.0)).into(),
         Err(e) => e,
     })?;
+    if keep && !fresh && !a.quiet {
+        // A second build of the same book: the puzzles recorded by the first, not new ones.
+        eprintln!(
+            "note: book \"{}\" is already recorded in {}: this build prints the same puzzles \
+             (`library release \"{}\"` gives them back, for a book that is not printed)",
+            book.name,
+            lib.name(),
+            book.name
+        );
+    }
     Ok((picked, (keep && fresh).then_some((lib, book.name))))
 }
 

@@ -145,6 +145,19 @@ fn read_reference<K: Kind>(a: &Args, params: &K::Params) -> Result<(Vec<Entry<K:
         if super::lines::skipped(line) {
             continue;
         }
+        // A book's CSV (puzzles.csv or a book file) holds our own grades, not an outside
+        // grader's labels: say so once instead of a bad-puzzle error on every line.
+        if entries.is_empty() && !failed && line.starts_with("id,kind,") {
+            return Err(UsageError(format!(
+                "--reference {} line {}: a book's CSV (header id,kind,...): its grades are this program's \
+                 own, not an outside grader's labels. Give puzzles labelled by another grader (a puzzle, then \
+                 its label, a line each), or fit grade shares on the book's puzzles with its puzzles.jsonl \
+                 and --method quantile",
+                a.reference.display(),
+                i + 1
+            ))
+            .into());
+        }
         let (puzzle, label) = reference_fields(line.trim());
         let problem = if label == UNLABELLED && a.method != CalibrationMethod::Quantile {
             Some("no label (only --method quantile takes unlabelled puzzles)".to_string())
