@@ -105,8 +105,9 @@ impl Technique for Tech {
                  sum less it, another digit) among the other cell's candidates"
             }
             Tech::CombinationElimination => {
-                "a run of three or more cells with an empty cell; succeeds when, keeping only the combinations its cells' candidates can \
-                 realise as distinct digits, a candidate of a cell fits no assignment and is removed"
+                "a run of three or more cells with an empty cell; succeeds when, keeping only the combinations \
+                 its cells' candidates can realise as distinct digits, a candidate of a cell fits no assignment and \
+                 is removed"
             }
             Tech::NakedPair | Tech::NakedTriple => {
                 "a set of k empty cells of one run; succeeds when their candidates number exactly k and another \
