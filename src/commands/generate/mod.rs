@@ -115,7 +115,7 @@ impl Techniques {
         }
         if let Some(name) = &self.teach {
             let t = bit("teach", name)?;
-            let basic = K::Tech::ALL.iter().filter(|u| u.basic()).fold(0u64, |m, u| m | 1 << u.index());
+            let basic = crate::rate::mask_where::<K::Tech>(|u| u.basic());
             if t & basic != 0 || t & trial != 0 {
                 let names: Vec<&str> = K::Tech::ALL.iter().filter(|u| u.basic()).map(|u| u.name()).collect();
                 return Err(UsageError(format!(

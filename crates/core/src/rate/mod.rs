@@ -432,9 +432,14 @@ pub fn fish_unit(cells: &[(usize, usize)]) -> String {
     format!("rows {rows}, columns {cols}")
 }
 
+/// The bit mask of the techniques `keep` accepts (bit i for `Technique::ALL[i]`).
+pub fn mask_where<T: Technique>(keep: impl Fn(T) -> bool) -> u64 {
+    T::ALL.iter().filter(|&&t| keep(t)).fold(0u64, |m, t| m | 1 << t.index())
+}
+
 /// The bit mask of the techniques whose level `keep` accepts (bit i for `Technique::ALL[i]`).
 pub fn level_mask<T: Technique>(keep: impl Fn(u8) -> bool) -> u64 {
-    T::ALL.iter().filter(|t| keep(t.level())).fold(0u64, |m, t| m | 1 << t.index())
+    mask_where::<T>(|t| keep(t.level()))
 }
 
 /// The bit mask of the techniques named (bit i for `Technique::ALL[i]`); an unknown name is an
