@@ -4,7 +4,8 @@
 //! generator (minimal puzzles, mostly expert above 6×6). The run picks among them by what each
 //! has made so far. Measured at 9×9 (40 puzzles each, grades easy/medium/hard/expert):
 //! `max_level` 2 40/0/0/0, 3 0/26/14/0, 4 0/25/15/0, 5 0/2/30/8; so the levels are 2 (easy),
-//! 3 (medium) and 5 (hard), and 4, which makes what 3 makes, is left out.
+//! 3 (medium) and 5 (hard), and 4, which makes what 3 makes, is left out. (Level 3 without the
+//! counter's givens first, 150 puzzles of seed 5: 2/92/56/0, against 1/105/44/0 with them.)
 
 use super::SkyscrapersParams;
 
