@@ -144,49 +144,65 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
         }
     }
     let single = |m: u16| m.count_ones() == 1;
+    // Only what can have changed is looked at again: a line when one of its cells narrowed, a
+    // clue when its line has more buildings placed than when it was last looked at (its rules
+    // read the placed heights alone). The rules only remove candidates, so the fixed point is
+    // the same whatever the order (a 6×6 level-2 run spent three quarters of its time in full
+    // sweeps).
+    let mut dirty: u32 = (1u32 << (2 * n)) - 1;
+    let mut placed_then = [usize::MAX; 4 * MAX_N];
     let mut ok = true;
     'fix: loop {
-        let mut changed = false;
-        for line in &lines[..2 * n] {
-            if !propagate_line(n, &line[..n], &mut cand, |_| changed = true) {
+        while dirty != 0 {
+            let l = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            if !propagate_line(n, &lines[l][..n], &mut cand, |c| dirty |= 1 << (c / n) | 1 << (n + c % n)) {
                 ok = false;
                 break 'fix;
             }
         }
-        if level >= 2 {
-            for (c, cells) in clues {
-                let c = *c as usize;
-                let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
-                let mut buf = [0u8; MAX_N];
-                for j in 0..n {
-                    buf[j] = height(cells[j]);
-                }
-                let heights = &buf[..n];
-                // Bounds with placed buildings (`visible_bounds`).
-                for (h, reach) in visible_reaches(heights, c) {
-                    for &x in &cells[..reach] {
-                        if !single(cand[x]) && cand[x] >> h & 1 == 1 {
-                            cand[x] &= !(1 << h);
-                            changed = true;
-                        }
+        if level < 2 {
+            break;
+        }
+        for (k, (c, cells)) in clues.iter().enumerate() {
+            let c = *c as usize;
+            let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
+            let mut buf = [0u8; MAX_N];
+            for j in 0..n {
+                buf[j] = height(cells[j]);
+            }
+            let heights = &buf[..n];
+            // (A line with every building placed has no candidate left to remove.)
+            let placed = heights.iter().filter(|&&h| h != 0).count();
+            if placed == placed_then[k] || placed == n {
+                continue;
+            }
+            placed_then[k] = placed;
+            let lines_of = |x: usize| 1u32 << (x / n) | 1 << (n + x % n);
+            // Bounds with placed buildings (`visible_bounds`).
+            for (h, reach) in visible_reaches(heights, c) {
+                for &x in &cells[..reach] {
+                    if !single(cand[x]) && cand[x] >> h & 1 == 1 {
+                        cand[x] &= !(1 << h);
+                        dirty |= lines_of(x);
                     }
                 }
-                // The last building to see (`last_visible`).
-                if single(cand[cells[0]]) {
-                    continue;
-                }
-                let out = last_visible_out(heights, c).unwrap_or(0) & cand[cells[0]];
-                if out != 0 {
-                    cand[cells[0]] &= !out;
-                    changed = true;
-                }
+            }
+            // The last building to see (`last_visible`).
+            if single(cand[cells[0]]) {
+                continue;
+            }
+            let out = last_visible_out(heights, c).unwrap_or(0) & cand[cells[0]];
+            if out != 0 {
+                cand[cells[0]] &= !out;
+                dirty |= lines_of(cells[0]);
             }
         }
         if cand.contains(&0) {
             ok = false;
             break;
         }
-        if !changed {
+        if dirty == 0 {
             break;
         }
     }
