@@ -285,26 +285,34 @@ pub fn stack_lines(n: usize) -> [[usize; 16]; 32] {
 /// contradiction), and the cells left open.
 pub fn pairs_fixpoint<P: Propagate>(
     rules: &P,
-    mut cand: Vec<u16>,
-    mut more: impl FnMut(&mut [u16]) -> bool,
+    cand: Vec<u16>,
+    more: impl FnMut(&mut [u16]) -> bool,
 ) -> (bool, Vec<usize>) {
     let n = rules.n();
-    let mut ok = true;
+    let (ok, cand) = pairs_fixpoint_candidates(rules, cand, more);
+    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
+    (ok && open.is_empty(), open)
+}
+
+/// `pairs_fixpoint`'s fixed point itself: false on a contradiction, and the candidates.
+pub fn pairs_fixpoint_candidates<P: Propagate>(
+    rules: &P,
+    mut cand: Vec<u16>,
+    mut more: impl FnMut(&mut [u16]) -> bool,
+) -> (bool, Vec<u16>) {
+    let n = rules.n();
     loop {
         if !rules.propagate(&mut cand) {
-            ok = false;
-            break;
+            return (false, cand);
         }
         let mut changed = more(&mut cand);
         for line in rules.lines() {
             changed |= line_pairs(n, line, &mut cand);
         }
         if !changed {
-            break;
+            return (true, cand);
         }
     }
-    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
-    (ok && open.is_empty(), open)
 }
 
 /// Naked and hidden pairs in one line of an `n`-digit square (n ≤ 16), among its open cells: two cells holding the same two
