@@ -123,7 +123,7 @@ fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
         0..=2 => easy_fixpoint(p, level),
         3 if easier(2) => (true, Vec::new()),
         3 => hills_fixpoint(p),
-        _ if easier(3) => (true, Vec::new()),
+        _ if easier(2) => (true, Vec::new()),
         _ => ladder_within(p, solution, level),
     }
 }
@@ -175,9 +175,16 @@ fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
 /// a cell. The rules only remove candidates and each may fire in any order, so their fixed point
 /// is the one the ladder stalls at, found without its tallies.
 fn hills_fixpoint(p: &Futoshiki) -> (bool, Vec<usize>) {
+    let (ok, cand) = hills_candidates(p);
+    let open: Vec<usize> = (0..cand.len()).filter(|&c| cand[c].count_ones() != 1).collect();
+    (ok && open.is_empty(), open)
+}
+
+/// `hills_fixpoint`'s candidates (false: a contradiction).
+fn hills_candidates(p: &Futoshiki) -> (bool, Vec<u16>) {
     let board = solve::Board::new(p);
     let peaks = crate::techniques::peaks(&board);
-    pf_core::common::latin_count::pairs_fixpoint(&board, board.start(&p.givens), |cand| {
+    pf_core::common::latin_count::pairs_fixpoint_candidates(&board, board.start(&p.givens), |cand| {
         let mut changed = false;
         for peak in &peaks {
             let out = crate::techniques::peak_out(cand, board.n, peak);
@@ -190,9 +197,30 @@ fn hills_fixpoint(p: &Futoshiki) -> (bool, Vec<usize>) {
     })
 }
 
-/// `solves_within` by the ladder itself.
+/// `solves_within` by the ladder itself, from where the level-3 fixed point stalls (levels 4
+/// and 5; `ladder_from_start` is the plain form). The ladder's rules include level 3's, each only
+/// removes candidates and fires in any order, so the ladder stalls where it would from the start,
+/// without rating the steps of levels 1 to 3 on the way.
 fn ladder_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
+    let (ok, cand) = hills_candidates(p);
+    if !ok || level < 3 {
+        return ladder_from_start(p, solution, level);
+    }
+    if cand.iter().all(|m| m.count_ones() == 1) {
+        return (true, Vec::new());
+    }
     let mut pos = Position::new(p, solution);
+    pos.narrow_to(&cand);
+    ladder_stall(pos, level)
+}
+
+/// `solves_within` by the ladder itself, from the puzzle's start.
+fn ladder_from_start(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
+    ladder_stall(Position::new(p, solution), level)
+}
+
+/// Whether the ladder up to `level` solves `pos`, and the cells it leaves open.
+fn ladder_stall(mut pos: Position, level: u8) -> (bool, Vec<usize>) {
     let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
     rate_traced(&mut pos, Some(&mut trace));
     let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
@@ -249,7 +277,7 @@ mod tests {
                     p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
                 }
                 for level in 1..=3u8 {
-                    let ladder = ladder_within(&p, &s, level);
+                    let ladder = ladder_from_start(&p, &s, level);
                     solved[level as usize] += ladder.0 as usize;
                     assert_eq!(solves_within(&p, &s, level), ladder, "puzzle {i}, level {level}: {p:?}");
                 }
@@ -300,5 +328,42 @@ mod tests {
                 assert_eq!(solve::count_solutions(&q, 2).count, 2, "given {c} of {size}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod from_the_fixed_point {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Levels 4 and 5 by the ladder from where level 3's fixed point stalls agree with the
+    /// ladder from the start (solved or not, and the cells left open), on puzzles with clues and
+    /// givens taken away and givens added, as the generator asks on its way.
+    #[test]
+    fn the_ladder_from_level_3s_fixed_point_stalls_where_it_would_from_the_start() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(10);
+        let (mut solved, mut asked) = (0, 0);
+        let rounds = if cfg!(debug_assertions) { 24 } else { 120 };
+        for i in 0..rounds {
+            let max_level = [0, 3, 4][i % 3];
+            let params = FutoshikiParams { size: 4 + (i % 4) as u8, max_level, ..FutoshikiParams::default() };
+            let (mut p, s) = generate(&params, &mut rng).unwrap();
+            for _ in 0..5 {
+                let k = rng.gen_range(0..p.less.len() + p.givens.len());
+                if k < p.less.len() {
+                    p.less.remove(k);
+                } else {
+                    let c = k - p.less.len();
+                    p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
+                }
+                for level in [4u8, 5] {
+                    let plain = ladder_from_start(&p, &s, level);
+                    solved += plain.0 as usize;
+                    asked += 1;
+                    assert_eq!(ladder_within(&p, &s, level), plain, "puzzle {i}, level {level}: {p:?}");
+                }
+            }
+        }
+        assert!(solved > 0 && solved < asked, "{solved} of {asked}");
     }
 }

@@ -200,22 +200,6 @@ impl Position {
         Position { g, board: Rc::new(board), clues: puzzle.clues.clone().into() }
     }
 
-    /// Each cell narrowed to `cand` (a fixed point of sound rules, so a subset of its own), a
-    /// cell with one candidate left placed.
-    pub(crate) fn narrow_to(&mut self, cand: &[u16]) {
-        for (c, &m) in cand.iter().enumerate() {
-            if self.placed[c] {
-                continue;
-            }
-            if m.count_ones() == 1 {
-                self.g.place(c, m.trailing_zeros() as u8);
-            } else {
-                let out = self.cand[c] & !m;
-                self.g.remove(&[c], out);
-            }
-        }
-    }
-
     /// The clues given, as (index in `Skyscrapers::clues`, count, line's cells nearest first).
     fn given_clues(&self) -> impl Iterator<Item = (usize, u8, &[usize])> + '_ {
         self.board.clues.iter().map(|cl| (cl.index, self.clues[cl.index], cl.cells.as_slice()))

@@ -70,6 +70,23 @@ impl LatinGrid {
         }
     }
 
+    /// Each open cell narrowed to `cand` (a fixed point of sound rules reached from this grid,
+    /// so within it), a cell with one candidate left placed: a generator's ladder check starts
+    /// where a cheaper fixed point of the same rules stalls.
+    pub fn narrow_to(&mut self, cand: &[u16]) {
+        for (c, &m) in cand.iter().enumerate() {
+            if self.placed[c] {
+                continue;
+            }
+            if m.count_ones() == 1 {
+                self.place(c, m.trailing_zeros() as u8);
+            } else {
+                let out = self.cand[c] & !m;
+                self.remove(&[c], out);
+            }
+        }
+    }
+
     /// The open cells.
     pub fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.n * self.n).filter(|&c| !self.placed[c])
