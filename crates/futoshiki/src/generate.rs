@@ -5,12 +5,12 @@
 //! solution of the puzzle with the mark turned round, or with the given's digit barred from its
 //! cell, which propagation mostly refutes at once.
 
-use crate::techniques::{Position, Tech};
+use crate::techniques::Position;
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{above, below, givens_until_solved, givens_until_unique, high, low};
+use pf_core::common::latin_grid::ladder_stall;
 use pf_core::kind::Reject;
-use pf_core::rate::{level_mask, rate_traced, Trace};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -219,14 +219,6 @@ fn ladder_from_start(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<us
     ladder_stall(Position::new(p, solution), level)
 }
 
-/// Whether the ladder up to `level` solves `pos`, and the cells it leaves open.
-fn ladder_stall(mut pos: Position, level: u8) -> (bool, Vec<usize>) {
-    let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
-    rate_traced(&mut pos, Some(&mut trace));
-    let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
-    (open.is_empty() && pos.unsound == 0, open)
-}
-
 fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {
     all.iter().zip(keep).filter(|(_, &k)| k).map(|(&m, _)| m).collect()
 }
@@ -244,10 +236,7 @@ mod tests {
                 FutoshikiParams { size: 4 + (i % 5) as u8, max_level: (i % 3) as u8, ..FutoshikiParams::default() };
             let (p, s) = generate(&params, &mut rng).unwrap();
             for level in [1u8, 2] {
-                let mut pos = Position::new(&p, &s);
-                let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
-                rate_traced(&mut pos, Some(&mut trace));
-                let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
+                let (_, open) = ladder_from_start(&p, &s, level);
                 let (done, fast_open) = solves_within(&p, &s, level);
                 assert_eq!(done, open.is_empty(), "puzzle {i}, level {level}");
                 if done {
@@ -262,13 +251,51 @@ mod tests {
     /// with marks and givens taken away and givens added, from several steering levels.
     #[test]
     fn fixed_points_agree_with_the_ladder_on_the_way() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
         let mut solved = [0; 4];
-        for i in 0..150 {
-            let max_level = [0, 2, 3, 5][i % 4];
+        taken_apart(9, 150, &[0, 2, 3, 5], 6, |i, p, s| {
+            for level in 1..=3u8 {
+                let ladder = ladder_from_start(p, s, level);
+                solved[level as usize] += ladder.0 as usize;
+                assert_eq!(solves_within(p, s, level), ladder, "puzzle {i}, level {level}: {p:?}");
+            }
+        });
+        assert!(solved[1] > 0 && solved[2] > solved[1] && solved[3] > solved[2] && solved[3] < 900, "{solved:?}");
+    }
+
+    /// Levels 4 and 5 by the ladder from where level 3's fixed point stalls agree with the
+    /// ladder from the start (solved or not, and the cells left open), on puzzles taken apart
+    /// the same way.
+    #[test]
+    fn the_ladder_from_level_3s_fixed_point_stalls_where_it_would_from_the_start() {
+        let (mut solved, mut asked) = (0, 0);
+        let rounds = if cfg!(debug_assertions) { 24 } else { 120 };
+        taken_apart(10, rounds, &[0, 3, 4], 5, |i, p, s| {
+            for level in [4u8, 5] {
+                let plain = ladder_from_start(p, s, level);
+                solved += plain.0 as usize;
+                asked += 1;
+                assert_eq!(ladder_within(p, s, level), plain, "puzzle {i}, level {level}: {p:?}");
+            }
+        });
+        assert!(solved > 0 && solved < asked, "{solved} of {asked}");
+    }
+
+    /// Puzzles as the generator asks about them on its way: made at the steering levels
+    /// `levels` in turn (size 4 to 7 in turn), then `changes` times a mark or a given taken away,
+    /// or a given added, `check` called after each.
+    fn taken_apart(
+        seed: u64,
+        rounds: usize,
+        levels: &[u8],
+        changes: usize,
+        mut check: impl FnMut(usize, &Futoshiki, &[u8]),
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for i in 0..rounds {
+            let max_level = levels[i % levels.len()];
             let params = FutoshikiParams { size: 4 + (i % 4) as u8, max_level, ..FutoshikiParams::default() };
             let (mut p, s) = generate(&params, &mut rng).unwrap();
-            for _ in 0..6 {
+            for _ in 0..changes {
                 if rng.gen_bool(0.4) && !p.less.is_empty() {
                     let k = rng.gen_range(0..p.less.len());
                     p.less.remove(k);
@@ -276,14 +303,9 @@ mod tests {
                     let c = rng.gen_range(0..p.givens.len());
                     p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
                 }
-                for level in 1..=3u8 {
-                    let ladder = ladder_from_start(&p, &s, level);
-                    solved[level as usize] += ladder.0 as usize;
-                    assert_eq!(solves_within(&p, &s, level), ladder, "puzzle {i}, level {level}: {p:?}");
-                }
+                check(i, &p, &s);
             }
         }
-        assert!(solved[1] > 0 && solved[2] > solved[1] && solved[3] > solved[2] && solved[3] < 900, "{solved:?}");
     }
 
     #[test]
@@ -328,42 +350,5 @@ mod tests {
                 assert_eq!(solve::count_solutions(&q, 2).count, 2, "given {c} of {size}");
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod from_the_fixed_point {
-    use super::*;
-    use rand::SeedableRng;
-
-    /// Levels 4 and 5 by the ladder from where level 3's fixed point stalls agree with the
-    /// ladder from the start (solved or not, and the cells left open), on puzzles with clues and
-    /// givens taken away and givens added, as the generator asks on its way.
-    #[test]
-    fn the_ladder_from_level_3s_fixed_point_stalls_where_it_would_from_the_start() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(10);
-        let (mut solved, mut asked) = (0, 0);
-        let rounds = if cfg!(debug_assertions) { 24 } else { 120 };
-        for i in 0..rounds {
-            let max_level = [0, 3, 4][i % 3];
-            let params = FutoshikiParams { size: 4 + (i % 4) as u8, max_level, ..FutoshikiParams::default() };
-            let (mut p, s) = generate(&params, &mut rng).unwrap();
-            for _ in 0..5 {
-                let k = rng.gen_range(0..p.less.len() + p.givens.len());
-                if k < p.less.len() {
-                    p.less.remove(k);
-                } else {
-                    let c = k - p.less.len();
-                    p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
-                }
-                for level in [4u8, 5] {
-                    let plain = ladder_from_start(&p, &s, level);
-                    solved += plain.0 as usize;
-                    asked += 1;
-                    assert_eq!(ladder_within(&p, &s, level), plain, "puzzle {i}, level {level}: {p:?}");
-                }
-            }
-        }
-        assert!(solved > 0 && solved < asked, "{solved} of {asked}");
     }
 }

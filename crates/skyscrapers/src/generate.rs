@@ -7,12 +7,12 @@
 //! clue showing any other count, which propagation mostly refutes at once.
 
 use crate::solve::{self, Board, MAX_N};
-use crate::techniques::{last_visible_out, visible_reaches, Position, Tech};
+use crate::techniques::{last_visible_out, visible_reaches, Position};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{above, givens_until_solved, givens_until_unique, propagate_line};
+use pf_core::common::latin_grid::ladder_stall;
 use pf_core::kind::Reject;
-use pf_core::rate::{level_mask, rate_traced, Trace};
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -124,14 +124,6 @@ fn ladder_within(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<usiz
 /// `solves_within` by the ladder itself, from the puzzle's start.
 fn ladder_from_start(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
     ladder_stall(Position::new(p, solution), level)
-}
-
-/// Whether the ladder up to `level` solves `pos`, and the cells it leaves open.
-fn ladder_stall(mut pos: Position, level: u8) -> (bool, Vec<usize>) {
-    let mut trace = Trace { off: level_mask::<Tech>(|l| l > level), ..Trace::default() };
-    rate_traced(&mut pos, Some(&mut trace));
-    let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
-    (open.is_empty() && pos.unsound == 0, open)
 }
 
 /// Levels 1 and 2 (singles, clues of 1 and N, the clues' bounds; at 2 also the bounds with
@@ -300,72 +292,81 @@ mod tests {
         }
     }
 }
+/// Puzzles as the generator asks about them on its way, for the tests that hold a fixed point to
+/// the ladder: made at the steering levels 0, 3 and 5 in turn (size `size(i)` for the i-th), then
+/// `changes` times a clue or a given taken away, or a given added, `check` called after each.
+#[cfg(test)]
+fn taken_apart(
+    seed: u64,
+    rounds: usize,
+    size: impl Fn(usize) -> u8,
+    changes: usize,
+    mut check: impl FnMut(usize, &Skyscrapers, &[u8]),
+) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for i in 0..rounds {
+        let max_level = [0, 3, 5][i % 3];
+        let params = SkyscrapersParams { size: size(i), max_level, ..SkyscrapersParams::default() };
+        let (mut p, s) = generate(&params, &mut rng).unwrap();
+        for _ in 0..changes {
+            if rng.gen_bool(0.5) {
+                let k = rng.gen_range(0..p.clues.len());
+                p.clues[k] = 0;
+            } else {
+                let c = rng.gen_range(0..p.givens.len());
+                p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
+            }
+            check(i, &p, &s);
+        }
+    }
+}
+
 #[cfg(test)]
 mod level3 {
     use super::*;
-    use rand::{Rng, SeedableRng};
 
     /// The generator asks about puzzles on the way, not only finished ones: the level-3 fixed
     /// point agrees with the ladder (solved or not, and the cells left open) on puzzles with
     /// clues and givens taken away and givens added, from each steering level.
     #[test]
     fn sequences_fixpoint_agrees_with_the_ladder_on_the_way() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
         let mut solved = 0;
-        for i in 0..150 {
-            let max_level = [0, 3, 5][i % 3];
-            let params = SkyscrapersParams { size: 5 + (i % 3) as u8, max_level, ..SkyscrapersParams::default() };
-            let (mut p, s) = generate(&params, &mut rng).unwrap();
-            for _ in 0..6 {
-                if rng.gen_bool(0.5) {
-                    let k = rng.gen_range(0..p.clues.len());
-                    p.clues[k] = 0;
-                } else {
-                    let c = rng.gen_range(0..p.givens.len());
-                    p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
-                }
-                let ladder = ladder_from_start(&p, &s, 3);
+        taken_apart(
+            9,
+            150,
+            |i| 5 + (i % 3) as u8,
+            6,
+            |i, p, s| {
+                let ladder = ladder_from_start(p, s, 3);
                 solved += ladder.0 as usize;
-                assert_eq!(sequences_fixpoint(&p), ladder, "puzzle {i}: {p:?}");
-            }
-        }
+                assert_eq!(sequences_fixpoint(p), ladder, "puzzle {i}: {p:?}");
+            },
+        );
         assert!(solved > 0 && solved < 900, "{solved}");
     }
-}
-
-#[cfg(test)]
-mod from_the_fixed_point {
-    use super::*;
-    use rand::{Rng, SeedableRng};
 
     /// Levels 4 and 5 by the ladder from where level 3's fixed point stalls agree with the
-    /// ladder from the start (solved or not, and the cells left open), on puzzles with clues and
-    /// givens taken away and givens added, as the generator asks on its way.
+    /// ladder from the start (solved or not, and the cells left open), on puzzles taken apart
+    /// the same way.
     #[test]
     fn the_ladder_from_level_3s_fixed_point_stalls_where_it_would_from_the_start() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(10);
         let (mut solved, mut asked) = (0, 0);
         let rounds = if cfg!(debug_assertions) { 24 } else { 120 };
-        for i in 0..rounds {
-            let max_level = [0, 3, 5][i % 3];
-            let params = SkyscrapersParams { size: 4 + (i % 4) as u8, max_level, ..SkyscrapersParams::default() };
-            let (mut p, s) = generate(&params, &mut rng).unwrap();
-            for _ in 0..5 {
-                if rng.gen_bool(0.5) {
-                    let k = rng.gen_range(0..p.clues.len());
-                    p.clues[k] = 0;
-                } else {
-                    let c = rng.gen_range(0..p.givens.len());
-                    p.givens[c] = if rng.gen_bool(0.5) { 0 } else { s[c] };
-                }
+        taken_apart(
+            10,
+            rounds,
+            |i| 4 + (i % 4) as u8,
+            5,
+            |i, p, s| {
                 for level in [4u8, 5] {
-                    let plain = ladder_from_start(&p, &s, level);
+                    let plain = ladder_from_start(p, s, level);
                     solved += plain.0 as usize;
                     asked += 1;
-                    assert_eq!(ladder_within(&p, &s, level), plain, "puzzle {i}, level {level}: {p:?}");
+                    assert_eq!(ladder_within(p, s, level), plain, "puzzle {i}, level {level}: {p:?}");
                 }
-            }
-        }
+            },
+        );
         assert!(solved > 0 && solved < asked, "{solved} of {asked}");
     }
 }

@@ -8,6 +8,18 @@
 use super::latin::{line_name, LatinLines};
 use super::latin_count::{self, Propagate};
 
+/// Whether the ladder up to `level` solves `pos` (a Latin kind's position), and the cells it
+/// leaves open: a generator's check of a level by the rater itself.
+pub fn ladder_stall<P>(mut pos: P, level: u8) -> (bool, Vec<usize>)
+where
+    P: crate::rate::Solving + Clone + std::ops::Deref<Target = LatinGrid>,
+{
+    let off = crate::rate::level_mask::<P::Tech>(|l| l > level);
+    crate::rate::rate_traced(&mut pos, Some(&mut crate::rate::Trace { off, ..Default::default() }));
+    let open: Vec<usize> = (0..pos.placed.len()).filter(|&c| !pos.placed[c]).collect();
+    (open.is_empty() && pos.unsound == 0, open)
+}
+
 #[derive(Clone)]
 pub struct LatinGrid {
     pub n: usize,
