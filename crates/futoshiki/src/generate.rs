@@ -5,11 +5,11 @@
 //! solution of the puzzle with the mark turned round, or with the given's digit barred from its
 //! cell, which propagation mostly refutes at once.
 
-use crate::techniques::Position;
+use crate::techniques::{Peak, Position};
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{above, below, givens_until_solved, givens_until_unique, high, low};
-use pf_core::common::latin_grid::ladder_stall;
+use pf_core::common::latin_grid::ladder_from_fixpoint;
 use pf_core::kind::Reject;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -175,18 +175,16 @@ fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
 /// a cell. The rules only remove candidates and each may fire in any order, so their fixed point
 /// is the one the ladder stalls at, found without its tallies.
 fn hills_fixpoint(p: &Futoshiki) -> (bool, Vec<usize>) {
-    let (ok, cand) = hills_candidates(p);
-    let open: Vec<usize> = (0..cand.len()).filter(|&c| cand[c].count_ones() != 1).collect();
-    (ok && open.is_empty(), open)
+    let board = solve::Board::new(p);
+    let (ok, cand) = hills_candidates(&board, &crate::techniques::peaks(&board), &p.givens);
+    pf_core::common::latin_count::fixpoint_answer(ok, &cand)
 }
 
-/// `hills_fixpoint`'s candidates (false: a contradiction).
-fn hills_candidates(p: &Futoshiki) -> (bool, Vec<u16>) {
-    let board = solve::Board::new(p);
-    let peaks = crate::techniques::peaks(&board);
-    pf_core::common::latin_count::pairs_fixpoint_candidates(&board, board.start(&p.givens), |cand| {
+/// `hills_fixpoint`'s candidates on the puzzle's board and peaks (false: a contradiction).
+fn hills_candidates(board: &solve::Board, peaks: &[Peak], givens: &[u8]) -> (bool, Vec<u16>) {
+    pf_core::common::latin_count::pairs_fixpoint_candidates(board, board.start(givens), |cand| {
         let mut changed = false;
-        for peak in &peaks {
+        for peak in peaks {
             let out = crate::techniques::peak_out(cand, board.n, peak);
             if cand[peak.cell].count_ones() > 1 && out != 0 {
                 cand[peak.cell] &= !out;
@@ -198,25 +196,19 @@ fn hills_candidates(p: &Futoshiki) -> (bool, Vec<u16>) {
 }
 
 /// `solves_within` by the ladder itself, from where the level-3 fixed point stalls (levels 4
-/// and 5; `ladder_from_start` is the plain form). The ladder's rules include level 3's, each only
-/// removes candidates and fires in any order, so the ladder stalls where it would from the start,
-/// without rating the steps of levels 1 to 3 on the way.
+/// and 5, `ladder_from_fixpoint`; `ladder_from_start` is the plain form).
 fn ladder_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
-    let (ok, cand) = hills_candidates(p);
-    if !ok || level < 3 {
-        return ladder_from_start(p, solution, level);
-    }
-    if cand.iter().all(|m| m.count_ones() == 1) {
-        return (true, Vec::new());
-    }
-    let mut pos = Position::new(p, solution);
-    pos.narrow_to(&cand);
-    ladder_stall(pos, level)
+    let board = solve::Board::new(p);
+    let peaks = crate::techniques::peaks(&board);
+    let fixpoint = hills_candidates(&board, &peaks, &p.givens);
+    ladder_from_fixpoint(|| Position::on(board, peaks, p, solution), fixpoint, level)
 }
 
-/// `solves_within` by the ladder itself, from the puzzle's start.
+/// `solves_within` by the ladder itself, from the puzzle's start: what the tests hold the fixed
+/// points to.
+#[cfg(test)]
 fn ladder_from_start(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
-    ladder_stall(Position::new(p, solution), level)
+    pf_core::common::latin_grid::ladder_stall(Position::new(p, solution), level)
 }
 
 fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {

@@ -213,9 +213,13 @@ impl std::ops::DerefMut for Position {
 impl Position {
     pub fn new(puzzle: &Futoshiki, solution: &[u8]) -> Position {
         let board = Board::new(puzzle);
-        let n = board.n;
         let peaks = peaks(&board);
-        Position { g: LatinGrid::new(n, &puzzle.givens, solution), board: Rc::new(board), peaks: peaks.into() }
+        Position::on(board, peaks, puzzle, solution)
+    }
+
+    /// `new` on the puzzle's board and its peaks, already built.
+    pub(crate) fn on(board: Board, peaks: Vec<Peak>, puzzle: &Futoshiki, solution: &[u8]) -> Position {
+        Position { g: LatinGrid::new(board.n, &puzzle.givens, solution), board: Rc::new(board), peaks: peaks.into() }
     }
 
     fn mark_bounds(&self, t: &mut Tally<Step>) {

@@ -11,7 +11,7 @@ use crate::techniques::{last_visible_out, visible_reaches, Position};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{above, givens_until_solved, givens_until_unique, propagate_line};
-use pf_core::common::latin_grid::ladder_stall;
+use pf_core::common::latin_grid::ladder_from_fixpoint;
 use pf_core::kind::Reject;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -104,26 +104,19 @@ fn sequences_fixpoint(p: &Skyscrapers) -> (bool, Vec<usize>) {
 }
 
 /// `solves_within` by the ladder itself, from where the level-3 fixed point stalls (levels 4
-/// and 5; `ladder_from_start` is the plain form). The ladder's rules include level 3's, each only
-/// removes candidates and fires in any order, so the ladder stalls where it would from the start,
-/// without rating the steps of levels 1 to 3 on the way (most of a 6×6 level-5 run's time).
+/// and 5, `ladder_from_fixpoint`; `ladder_from_start` is the plain form): most of a 6×6 level-5
+/// run's time was the ladder rating the steps of levels 1 to 3.
 fn ladder_within(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
     let board = Board::new(p);
-    let (ok, cand) = pf_core::common::latin_count::pairs_fixpoint_candidates(&board, board.start(&p.givens), |_| false);
-    if !ok || level < 3 {
-        return ladder_from_start(p, solution, level);
-    }
-    if cand.iter().all(|m| m.count_ones() == 1) {
-        return (true, Vec::new());
-    }
-    let mut pos = Position::new(p, solution);
-    pos.narrow_to(&cand);
-    ladder_stall(pos, level)
+    let fixpoint = pf_core::common::latin_count::pairs_fixpoint_candidates(&board, board.start(&p.givens), |_| false);
+    ladder_from_fixpoint(|| Position::on(board, p, solution), fixpoint, level)
 }
 
-/// `solves_within` by the ladder itself, from the puzzle's start.
+/// `solves_within` by the ladder itself, from the puzzle's start: what the tests hold the fixed
+/// points to.
+#[cfg(test)]
 fn ladder_from_start(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
-    ladder_stall(Position::new(p, solution), level)
+    pf_core::common::latin_grid::ladder_stall(Position::new(p, solution), level)
 }
 
 /// Levels 1 and 2 (singles, clues of 1 and N, the clues' bounds; at 2 also the bounds with
@@ -163,6 +156,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
     // read the placed heights alone). The rules only remove candidates, so the fixed point is
     // the same whatever the order (a 6×6 level-2 run spent three quarters of its time in full
     // sweeps).
+    let lines_of = |x: usize| 1u32 << (x / n) | 1 << (n + x % n);
     let mut dirty: u32 = (1u32 << (2 * n)) - 1;
     let mut placed_then = [usize::MAX; 4 * MAX_N];
     let mut ok = true;
@@ -170,7 +164,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
         while dirty != 0 {
             let l = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            if !propagate_line(n, &lines[l][..n], &mut cand, |c| dirty |= 1 << (c / n) | 1 << (n + c % n)) {
+            if !propagate_line(n, &lines[l][..n], &mut cand, |c| dirty |= lines_of(c)) {
                 ok = false;
                 break 'fix;
             }
@@ -192,7 +186,6 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
                 continue;
             }
             placed_then[k] = placed;
-            let lines_of = |x: usize| 1u32 << (x / n) | 1 << (n + x % n);
             // Bounds with placed buildings (`visible_bounds`).
             for (h, reach) in visible_reaches(heights, c) {
                 for &x in &cells[..reach] {

@@ -195,7 +195,11 @@ impl std::ops::DerefMut for Position {
 
 impl Position {
     pub fn new(puzzle: &Skyscrapers, solution: &[u8]) -> Position {
-        let board = Board::new(puzzle);
+        Position::on(Board::new(puzzle), puzzle, solution)
+    }
+
+    /// `new` on the puzzle's board, already built.
+    pub(crate) fn on(board: Board, puzzle: &Skyscrapers, solution: &[u8]) -> Position {
         let g = LatinGrid::new(board.n, &puzzle.givens, solution);
         Position { g, board: Rc::new(board), clues: puzzle.clues.clone().into() }
     }

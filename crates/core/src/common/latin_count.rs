@@ -288,9 +288,14 @@ pub fn pairs_fixpoint<P: Propagate>(
     cand: Vec<u16>,
     more: impl FnMut(&mut [u16]) -> bool,
 ) -> (bool, Vec<usize>) {
-    let n = rules.n();
     let (ok, cand) = pairs_fixpoint_candidates(rules, cand, more);
-    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
+    fixpoint_answer(ok, &cand)
+}
+
+/// A generator's answer from a fixed point reached without contradiction (`ok`) at `cand`:
+/// whether every cell is filled, and the cells left open.
+pub fn fixpoint_answer(ok: bool, cand: &[u16]) -> (bool, Vec<usize>) {
+    let open: Vec<usize> = (0..cand.len()).filter(|&c| cand[c].count_ones() != 1).collect();
     (ok && open.is_empty(), open)
 }
 

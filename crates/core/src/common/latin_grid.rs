@@ -20,6 +20,27 @@ where
     (open.is_empty() && pos.unsound == 0, open)
 }
 
+/// `ladder_stall` from where the level-3 fixed point of the same rules stalls (`fixpoint`: no
+/// contradiction, and its candidates), for a check at `level` 3 or above: the ladder's rules
+/// include level 3's, each only removes candidates and fires in any order, so the ladder stalls
+/// where it would from the start, without rating the steps of levels 1 to 3 on the way. A
+/// fixed point that fills the grid answers without a position (`pos` is made only when needed).
+pub fn ladder_from_fixpoint<P>(pos: impl FnOnce() -> P, fixpoint: (bool, Vec<u16>), level: u8) -> (bool, Vec<usize>)
+where
+    P: crate::rate::Solving + Clone + std::ops::DerefMut<Target = LatinGrid>,
+{
+    let (ok, cand) = fixpoint;
+    if !ok || level < 3 {
+        return ladder_stall(pos(), level);
+    }
+    if cand.iter().all(|m| m.count_ones() == 1) {
+        return (true, Vec::new());
+    }
+    let mut pos = pos();
+    pos.narrow_to(&cand);
+    ladder_stall(pos, level)
+}
+
 #[derive(Clone)]
 pub struct LatinGrid {
     pub n: usize,
