@@ -135,14 +135,14 @@ fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
 /// each time took longer than propagating.
 fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
     let n = p.size as usize;
-    let lines = pf_core::common::latin_count::stack_lines(n);
+    let lines = pf_core::common::latin_count::shared_square_lines(n);
     let marks: &[(u8, u8)] = if level >= 2 { &p.less } else { &[] };
     let mut cand = pf_core::common::latin_count::start(n, &p.givens);
     let mut ok = true;
     'fix: loop {
         let mut changed = false;
-        for line in &lines[..2 * n] {
-            if !pf_core::common::latin_count::propagate_line(n, &line[..n], &mut cand, |_| changed = true) {
+        for line in lines {
+            if !pf_core::common::latin_count::propagate_line(n, line, &mut cand, |_| changed = true) {
                 ok = false;
                 break 'fix;
             }

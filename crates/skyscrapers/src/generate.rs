@@ -126,15 +126,16 @@ fn ladder_from_start(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<
 /// removes. Every rule is sound, so a grid it fills is the one solution.
 fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
     let n = p.size as usize;
-    // Lines and clue lines as cell lists on the stack: this runs once per clue the generator
-    // tries, and allocating them took as long as the propagation.
-    let lines = pf_core::common::latin_count::stack_lines(n);
-    let mut clues = [(0u8, [0usize; MAX_N]); 4 * MAX_N];
+    // The lines are the process's, made once per size; the clue lines are cell lists on the
+    // stack, in bytes: this runs once per clue the generator tries, and allocating them took as
+    // long as the propagation, and zeroing them as word lists a fifth of a level-1 run.
+    let lines = pf_core::common::latin_count::shared_square_lines(n);
+    let mut clues = [(0u8, [0u8; MAX_N]); 4 * MAX_N];
     let mut count = 0;
     for i in (0..4 * n).filter(|&i| p.clues[i] != 0) {
         clues[count].0 = p.clues[i];
         for j in 0..n {
-            clues[count].1[j] = crate::clue_cell(n, i, j);
+            clues[count].1[j] = crate::clue_cell(n, i, j) as u8;
         }
         count += 1;
     }
@@ -144,10 +145,10 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
     for (c, cells) in clues {
         let c = *c as usize;
         for j in 0..c.saturating_sub(1) {
-            cand[cells[j]] &= !above((n + j + 1 - c) as u32, n);
+            cand[cells[j] as usize] &= !above((n + j + 1 - c) as u32, n);
         }
         if c == 1 {
-            cand[cells[0]] &= 1 << n;
+            cand[cells[0] as usize] &= 1 << n;
         }
     }
     let single = |m: u16| m.count_ones() == 1;
@@ -164,7 +165,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
         while dirty != 0 {
             let l = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            if !propagate_line(n, &lines[l][..n], &mut cand, |c| dirty |= lines_of(c)) {
+            if !propagate_line(n, &lines[l], &mut cand, |c| dirty |= lines_of(c)) {
                 ok = false;
                 break 'fix;
             }
@@ -177,7 +178,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
             let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
             let mut buf = [0u8; MAX_N];
             for j in 0..n {
-                buf[j] = height(cells[j]);
+                buf[j] = height(cells[j] as usize);
             }
             let heights = &buf[..n];
             // (A line with every building placed has no candidate left to remove.)
@@ -188,7 +189,7 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
             placed_then[k] = placed;
             // Bounds with placed buildings (`visible_bounds`).
             for (h, reach) in visible_reaches(heights, c) {
-                for &x in &cells[..reach] {
+                for x in cells[..reach].iter().map(|&x| x as usize) {
                     if !single(cand[x]) && cand[x] >> h & 1 == 1 {
                         cand[x] &= !(1 << h);
                         dirty |= lines_of(x);
@@ -196,13 +197,13 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
                 }
             }
             // The last building to see (`last_visible`).
-            if single(cand[cells[0]]) {
+            if single(cand[cells[0] as usize]) {
                 continue;
             }
-            let out = last_visible_out(heights, c).unwrap_or(0) & cand[cells[0]];
+            let out = last_visible_out(heights, c).unwrap_or(0) & cand[cells[0] as usize];
             if out != 0 {
-                cand[cells[0]] &= !out;
-                dirty |= lines_of(cells[0]);
+                cand[cells[0] as usize] &= !out;
+                dirty |= lines_of(cells[0] as usize);
             }
         }
         if cand.contains(&0) {

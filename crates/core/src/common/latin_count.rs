@@ -263,20 +263,6 @@ pub fn givens_until_unique(
     }
 }
 
-/// The rows, then the columns, of an `n`×`n` square (n ≤ 16) as cell lists on the stack (row
-/// `r` is `lines[r][..n]`, column `c` is `lines[n + c][..n]`): for checks that run once per clue
-/// a generator tries, where allocating `square_lines` costs as much as the check.
-pub fn stack_lines(n: usize) -> [[usize; 16]; 32] {
-    let mut lines = [[0usize; 16]; 32];
-    for r in 0..n {
-        for k in 0..n {
-            lines[r][k] = r * n + k;
-            lines[n + r][k] = k * n + r;
-        }
-    }
-    lines
-}
-
 /// A generator's check of a ladder level by propagation: `rules` (the kind's counter
 /// propagation), then `more` (the kind's own rules of the level; whether they removed a
 /// candidate) and the naked and hidden pairs of every line, again until nothing narrows a cell,
