@@ -236,16 +236,22 @@ impl Kind for SkyscrapersKind {
         notation::parse(line)
     }
     fn puzzle_text(p: &Skyscrapers) -> String {
-        notation::to_json(p).to_string()
+        notation::to_json_text(p)
     }
     fn puzzle_json(p: &Skyscrapers) -> serde_json::Value {
         notation::to_json(p)
     }
+    fn puzzle_json_text(p: &Skyscrapers) -> String {
+        notation::to_json_text(p)
+    }
     fn solution_text(s: &Grid) -> String {
-        notation::grid_json(s).to_string()
+        pf_core::common::json::square_grid_text(s)
     }
     fn solution_json(s: &Grid) -> serde_json::Value {
         notation::grid_json(s)
+    }
+    fn solution_json_text(s: &Grid) -> String {
+        pf_core::common::json::square_grid_text(s)
     }
     fn canonical(p: &Skyscrapers, _s: &Grid) -> u128 {
         canonical::canonical_key(p)

@@ -30,21 +30,34 @@ pub fn square_grid(g: &[u8]) -> Value {
 
 /// `square_grid` as compact JSON text (`[[1,2],[2,1]]`), written without building the value.
 pub fn square_grid_text(g: &[u8]) -> String {
-    let n = side(g);
-    let mut out = String::with_capacity(2 + g.len() * 3 + n * 3);
+    let mut out = String::with_capacity(2 + g.len() * 3 + side(g) * 3);
+    push_square_grid(&mut out, g);
+    out
+}
+
+/// `square_grid_text` appended to `out`: for kinds that write a whole puzzle's JSON text.
+pub fn push_square_grid(out: &mut String, g: &[u8]) {
     out.push('[');
-    for (r, row) in g.chunks(n).enumerate() {
-        out.push_str(if r == 0 { "[" } else { ",[" });
-        for (i, &d) in row.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_number(&mut out, u64::from(d));
+    for (r, row) in g.chunks(side(g)).enumerate() {
+        if r > 0 {
+            out.push(',');
         }
-        out.push(']');
+        push_numbers(out, row);
     }
     out.push(']');
-    out
+}
+
+/// A list of numbers as compact JSON text (`[1,0,3]`, as `json!(list)` writes it), appended
+/// to `out`.
+pub fn push_numbers(out: &mut String, list: &[u8]) {
+    out.push('[');
+    for (i, &d) in list.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_number(out, u64::from(d));
+    }
+    out.push(']');
 }
 
 fn side(g: &[u8]) -> usize {
