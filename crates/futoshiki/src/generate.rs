@@ -70,11 +70,35 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
         }
         return Ok((p, solution));
     }
+    // At level 2, whether the current puzzle's fixed point solves it (as it does, the givens
+    // were added until it did) and the marks (of `all`) whose bounds narrowed no cell on the way
+    // there: such a mark goes without a check, as the same narrowings, in the same order, reach
+    // the same fixed point without it. Known once a check has run.
+    let mut idle: Option<(bool, Vec<bool>)> = None;
     for clue in clues {
+        if params.max_level == 2 {
+            if let Clue::Mark(i) = clue {
+                let (solved, idle) = idle.get_or_insert_with(|| idle_marks(&p.givens, &all, &keep, n));
+                if *solved && idle[i] {
+                    keep[i] = false;
+                    continue;
+                }
+            }
+        }
         let mut trial = Futoshiki { size: p.size, givens: p.givens.clone(), less: Vec::new() };
         match clue {
             Clue::Given(c) => trial.givens[c] = 0,
             Clue::Mark(i) => keep[i] = false,
+        }
+        if params.max_level == 2 {
+            let (solved, now_idle) = idle_marks(&trial.givens, &all, &keep, n);
+            if solved {
+                p.givens = trial.givens;
+                idle = Some((true, now_idle));
+            } else if let Clue::Mark(i) = clue {
+                keep[i] = true;
+            }
+            continue;
         }
         trial.less = marks_kept(&all, &keep);
         if params.max_level > 0 {
@@ -134,6 +158,12 @@ fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
 /// ladder's, on the stack: the generator asks at every clue it tries, and building a board
 /// each time took longer than propagating.
 fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
+    easy_fixpoint_noting(p, level, &mut [])
+}
+
+/// `easy_fixpoint`, setting `used[k]` when mark `k` of `p.less` narrows a cell on the way (when
+/// `used` has room for it).
+fn easy_fixpoint_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> (bool, Vec<usize>) {
     let n = p.size as usize;
     let lines = pf_core::common::latin_count::shared_square_lines(n);
     let marks: &[(u8, u8)] = if level >= 2 { &p.less } else { &[] };
@@ -147,7 +177,7 @@ fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
                 break 'fix;
             }
         }
-        for &(a, b) in marks {
+        for (k, &(a, b)) in marks.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             let (ca, cb) = (cand[a], cand[b]);
             let na = ca & below(high(cb));
@@ -159,6 +189,9 @@ fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
             if (na, nb) != (ca, cb) {
                 (cand[a], cand[b]) = (na, nb);
                 changed = true;
+                if let Some(u) = used.get_mut(k) {
+                    *u = true;
+                }
             }
         }
         if !changed {
@@ -209,6 +242,17 @@ fn ladder_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
 #[cfg(test)]
 fn ladder_from_start(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
     pf_core::common::latin_grid::ladder_stall(Position::new(p, solution), level)
+}
+
+/// Whether level 2 solves the puzzle of `givens` and the marks of `all` kept, and which of
+/// `all`'s kept marks narrowed no cell on the way (`idle`; false for the others).
+fn idle_marks(givens: &[u8], all: &[(u8, u8)], keep: &[bool], n: usize) -> (bool, Vec<bool>) {
+    let p = Futoshiki { size: n as u8, givens: givens.to_vec(), less: marks_kept(all, keep) };
+    let mut used = vec![false; p.less.len()];
+    let solved = easy_fixpoint_noting(&p, 2, &mut used).0;
+    let mut used = used.into_iter();
+    let idle = keep.iter().map(|&k| k && !used.next().expect("a flag per kept mark")).collect();
+    (solved, idle)
 }
 
 fn marks_kept(all: &[(u8, u8)], keep: &[bool]) -> Vec<(u8, u8)> {
@@ -298,6 +342,32 @@ mod tests {
                 check(i, &p, &s);
             }
         }
+    }
+
+    /// A mark that narrowed no cell on the way to the level-2 fixed point can go: the puzzle
+    /// without it reaches the same answer (solved or not, the same cells open). The generator
+    /// drops such marks unchecked.
+    #[test]
+    fn an_idle_mark_leaves_the_level_2_fixed_point_as_it_was() {
+        let (mut idle, mut busy) = (0, 0);
+        taken_apart(12, 120, &[0, 2, 3], 4, |i, p, _| {
+            let n = p.size as usize;
+            let keep = vec![true; p.less.len()];
+            let (solved, flags) = idle_marks(&p.givens, &p.less, &keep, n);
+            let before = easy_fixpoint(p, 2);
+            assert_eq!(solved, before.0, "puzzle {i}: {p:?}");
+            for (k, &flag) in flags.iter().enumerate() {
+                if !flag {
+                    busy += 1;
+                    continue;
+                }
+                idle += 1;
+                let mut q = p.clone();
+                q.less.remove(k);
+                assert_eq!(easy_fixpoint(&q, 2), before, "puzzle {i}, mark {k}: {p:?}");
+            }
+        });
+        assert!(idle > 40 && busy > 1000, "{idle} idle, {busy} narrowing");
     }
 
     #[test]
