@@ -164,19 +164,25 @@ fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
 /// `easy_fixpoint`, setting `used[k]` when mark `k` of `p.less` narrows a cell on the way (when
 /// `used` has room for it).
 fn easy_fixpoint_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> (bool, Vec<usize>) {
+    use pf_core::common::latin_count::{fixpoint_answer, start, LatinFix};
     let n = p.size as usize;
-    let lines = pf_core::common::latin_count::shared_square_lines(n);
-    let marks: &[(u8, u8)] = if level >= 2 { &p.less } else { &[] };
-    let mut cand = pf_core::common::latin_count::start(n, &p.givens);
+    let mut cand = start(n, &p.givens);
+    if level < 2 {
+        // The Latin rules alone.
+        let ok = pf_core::common::latin_count::latin_fixpoint(n, &mut cand);
+        return fixpoint_answer(ok, &cand);
+    }
+    let marks = &p.less;
+    // The Latin rules by the core's fixed point, kept between the marks' rounds: a mark's
+    // narrowing is spread from the cells it narrowed, not by sweeping every line again.
+    let Some(mut fix) = LatinFix::new(n, &cand) else { return fixpoint_answer(false, &cand) };
     let mut ok = true;
     'fix: loop {
-        let mut changed = false;
-        for line in lines {
-            if !pf_core::common::latin_count::propagate_line(n, line, &mut cand, |_| changed = true) {
-                ok = false;
-                break 'fix;
-            }
+        if !fix.run(&mut cand) {
+            ok = false;
+            break;
         }
+        let mut changed = false;
         for (k, &(a, b)) in marks.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             let (ca, cb) = (cand[a], cand[b]);
@@ -187,7 +193,8 @@ fn easy_fixpoint_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> (bool, V
                 break 'fix;
             }
             if (na, nb) != (ca, cb) {
-                (cand[a], cand[b]) = (na, nb);
+                fix.narrow(&mut cand, a, na);
+                fix.narrow(&mut cand, b, nb);
                 changed = true;
                 if let Some(u) = used.get_mut(k) {
                     *u = true;
@@ -198,8 +205,7 @@ fn easy_fixpoint_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> (bool, V
             break;
         }
     }
-    let open: Vec<usize> = (0..n * n).filter(|&c| cand[c].count_ones() != 1).collect();
-    (ok && open.is_empty(), open)
+    fixpoint_answer(ok, &cand)
 }
 
 /// Level 3 (hills and valleys, naked and hidden pairs, and what is below) as a propagation to

@@ -10,7 +10,9 @@ use crate::solve::{self, Board, MAX_N};
 use crate::techniques::{last_visible_out, visible_reaches, Position};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
-use pf_core::common::latin_count::{above, givens_until_solved, givens_until_unique, latin_fixpoint, propagate_line};
+use pf_core::common::latin_count::{
+    above, fixpoint_answer, givens_until_solved, givens_until_unique, latin_fixpoint, LatinFix,
+};
 use pf_core::common::latin_grid::ladder_from_fixpoint;
 use pf_core::kind::Reject;
 use rand::seq::SliceRandom;
@@ -126,10 +128,9 @@ fn ladder_from_start(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<
 /// removes. Every rule is sound, so a grid it fills is the one solution.
 fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
     let n = p.size as usize;
-    // The lines are the process's, made once per size; the clue lines are cell lists on the
-    // stack, in bytes: this runs once per clue the generator tries, and allocating them took as
-    // long as the propagation, and zeroing them as word lists a fifth of a level-1 run.
-    let lines = pf_core::common::latin_count::shared_square_lines(n);
+    // The clue lines as cell lists on the stack, in bytes: this runs once per clue the generator
+    // tries, and allocating them took as long as the propagation, and zeroing them as word lists
+    // a fifth of a level-1 run.
     let mut clues = [(0u8, [0u8; MAX_N]); 4 * MAX_N];
     let mut count = 0;
     for i in (0..4 * n).filter(|&i| p.clues[i] != 0) {
@@ -151,31 +152,26 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
             cand[cells[0] as usize] &= 1 << n;
         }
     }
-    // At level 1 the clues' rules are those above, once: the Latin rules alone finish, on the
-    // core's bit boards (14 % of a 6×6 level-1 run's instructions fewer than line by line).
+    // At level 1 the clues' rules are those above, once: the Latin rules alone finish.
     if level < 2 {
         let ok = latin_fixpoint(n, &mut cand);
-        return pf_core::common::latin_count::fixpoint_answer(ok, &cand);
+        return fixpoint_answer(ok, &cand);
     }
     let single = |m: u16| m.count_ones() == 1;
-    // Only what can have changed is looked at again: a line when one of its cells narrowed, a
-    // clue when its line has more buildings placed than when it was last looked at (its rules
-    // read the placed heights alone). The rules only remove candidates, so the fixed point is
-    // the same whatever the order (a 6×6 level-2 run spent three quarters of its time in full
-    // sweeps).
-    let lines_of = |x: usize| 1u32 << (x / n) | 1 << (n + x % n);
-    let mut dirty: u32 = (1u32 << (2 * n)) - 1;
+    // Only what can have changed is looked at again: the Latin rules spread from the cells a
+    // clue's rule narrowed (the core's fixed point, kept between rounds), a clue when its line
+    // has more buildings placed than when it was last looked at (its rules read the placed
+    // heights alone). The rules only remove candidates, so the fixed point is the same whatever
+    // the order (a 6×6 level-2 run spent three quarters of its time in full sweeps).
+    let Some(mut fix) = LatinFix::new(n, &cand) else { return fixpoint_answer(false, &cand) };
     let mut placed_then = [usize::MAX; 4 * MAX_N];
     let mut ok = true;
     'fix: loop {
-        while dirty != 0 {
-            let l = dirty.trailing_zeros() as usize;
-            dirty &= dirty - 1;
-            if !propagate_line(n, &lines[l], &mut cand, |c| dirty |= lines_of(c)) {
-                ok = false;
-                break 'fix;
-            }
+        if !fix.run(&mut cand) {
+            ok = false;
+            break;
         }
+        let mut narrowed = false;
         for (k, (c, cells)) in clues.iter().enumerate() {
             let c = *c as usize;
             let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
@@ -194,26 +190,28 @@ fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
             for (h, reach) in visible_reaches(heights, c) {
                 for x in cells[..reach].iter().map(|&x| x as usize) {
                     if !single(cand[x]) && cand[x] >> h & 1 == 1 {
-                        cand[x] &= !(1 << h);
-                        dirty |= lines_of(x);
+                        let m = cand[x] & !(1 << h);
+                        fix.narrow(&mut cand, x, m);
+                        narrowed = true;
                     }
                 }
             }
             // The last building to see (`last_visible`).
-            if single(cand[cells[0] as usize]) {
+            let first = cells[0] as usize;
+            if single(cand[first]) {
                 continue;
             }
-            let out = last_visible_out(heights, c).unwrap_or(0) & cand[cells[0] as usize];
+            let out = last_visible_out(heights, c).unwrap_or(0) & cand[first];
             if out != 0 {
-                cand[cells[0] as usize] &= !out;
-                dirty |= lines_of(cells[0] as usize);
+                let m = cand[first] & !out;
+                if !fix.narrow(&mut cand, first, m) {
+                    ok = false;
+                    break 'fix;
+                }
+                narrowed = true;
             }
         }
-        if cand.contains(&0) {
-            ok = false;
-            break;
-        }
-        if dirty == 0 {
+        if !narrowed {
             break;
         }
     }

@@ -125,118 +125,156 @@ pub fn propagate_line(n: usize, line: &[usize], cand: &mut [u16], mut changed: i
 }
 
 /// The Latin rules (`propagate_line` on every row and column) to their fixed point over `cand`
-/// of an `n`×`n` square; false on a contradiction. The rules only remove candidates and each
-/// may fire in any order, so the fixed point is the one line sweeps reach. Up to 11×11 it is
-/// found on one bit board per digit (the cells that may hold it, 121 bits), a whole board's
-/// placements and hidden singles a few word operations a digit: generators ask at every clue
-/// they try, and line sweeps were half of an easy 6×6 Futoshiki run. Larger squares sweep lines.
+/// of an `n`×`n` square (n ≤ 16); false on a contradiction. The rules only remove candidates
+/// and each may fire in any order, so the fixed point is the one line sweeps reach. Here a
+/// placed digit leaves its row's and column's other cells as it is placed (a stack of cells
+/// placed and not yet spread), and only lines with a cell narrowed are searched for a digit with
+/// one place left: generators ask at every clue they try, and whole-line sweeps until nothing
+/// changed were half of an easy 6×6 Futoshiki run.
 pub fn latin_fixpoint(n: usize, cand: &mut [u16]) -> bool {
-    if n > 11 {
-        return sweep_lines(n, cand);
-    }
-    let cells = n * n;
-    let all: u128 = (1u128 << cells) - 1;
-    let row0: u128 = (1u128 << n) - 1;
-    let col0: u128 = (0..n).fold(0, |m, r| m | 1u128 << (r * n));
-    let mut lines = [0u128; 22];
-    for i in 0..n {
-        lines[i] = row0 << (i * n);
-        lines[n + i] = col0 << i;
-    }
-    let lines = &lines[..2 * n];
-    // pos[d]: the cells that may hold digit d.
-    let mut pos = [0u128; 12];
-    for (c, &m) in cand.iter().enumerate() {
-        let mut m = m;
-        while m != 0 {
-            pos[m.trailing_zeros() as usize] |= 1u128 << c;
-            m &= m - 1;
+    LatinFix::new(n, cand).is_some_and(|mut fix| fix.run(cand))
+}
+
+/// `latin_fixpoint` kept between a kind's own rules: what is left to spread (cells placed, lines
+/// with a cell narrowed) lives on, so a kind's rule narrows a cell through `narrow` and the next
+/// `run` looks only at what that changed.
+pub struct LatinFix {
+    n: usize,
+    /// Cells placed whose digit has not yet left their lines.
+    stack: [u8; 256],
+    top: usize,
+    /// Lines (rows, then columns) with a cell narrowed since they were last searched for a
+    /// digit with one place left.
+    dirty: u32,
+}
+
+fn single(m: u16) -> bool {
+    m & m.wrapping_sub(1) == 0
+}
+
+impl LatinFix {
+    /// Everything to spread and search in `cand` (n ≤ 16); `None` when a cell is empty.
+    pub fn new(n: usize, cand: &[u16]) -> Option<LatinFix> {
+        debug_assert!(n <= 16 && cand.len() == n * n);
+        let dirty = if n == 16 { u32::MAX } else { (1u32 << (2 * n)) - 1 };
+        let mut fix = LatinFix { n, stack: [0; 256], top: 0, dirty };
+        for (c, &m) in cand.iter().enumerate() {
+            if m == 0 {
+                return None;
+            }
+            if single(m) {
+                fix.push(c);
+            }
         }
+        Some(fix)
     }
-    let pos = &mut pos[..=n];
-    // Cells whose digit has left their lines already.
-    let mut cleared = 0u128;
-    let mut ok = true;
-    'fix: loop {
-        let (mut once, mut twice) = (0u128, 0u128);
-        for &p in pos[1..].iter() {
-            twice |= once & p;
-            once |= p;
+
+    fn push(&mut self, c: usize) {
+        self.stack[self.top] = c as u8;
+        self.top += 1;
+    }
+
+    /// Narrow cell `c` to `m` (a subset of its candidates, as a kind's rule leaves it); false
+    /// when that empties it.
+    pub fn narrow(&mut self, cand: &mut [u16], c: usize, m: u16) -> bool {
+        let n = self.n;
+        if m != cand[c] {
+            cand[c] = m;
+            self.dirty |= 1 << (c / n) | 1 << (n + c % n);
+            if single(m) && m != 0 {
+                self.push(c);
+            }
         }
-        if once != all {
-            ok = false;
-            break;
-        }
-        let single = once & !twice;
-        let mut changed = false;
-        // A placed digit leaves its row's and column's other cells.
-        let fresh = single & !cleared;
-        if fresh != 0 {
-            cleared |= fresh;
-            for p in pos[1..].iter_mut() {
-                let mut f = *p & fresh;
-                let mut out = 0u128;
-                while f != 0 {
-                    let c = f.trailing_zeros() as usize;
-                    f &= f - 1;
-                    out |= (lines[c / n] | lines[n + c % n]) & !(1u128 << c);
+        m != 0
+    }
+
+    /// The Latin rules to their fixed point; false on a contradiction.
+    pub fn run(&mut self, cand: &mut [u16]) -> bool {
+        let n = self.n;
+        let all = full(n);
+        // The stack's top and the dirty lines as locals (registers) while it runs.
+        let stack = &mut self.stack;
+        let (mut top, mut dirty) = (self.top, self.dirty);
+        let ok = 'run: loop {
+            while top > 0 {
+                top -= 1;
+                let c = stack[top] as usize;
+                let b = cand[c];
+                let (r, k) = (c / n, c % n);
+                // The digit leaves cell `p` (on lines `on`); false when that empties it.
+                let mut leave = |p: usize, on: u32, cand: &mut [u16]| {
+                    if cand[p] & b == 0 {
+                        return true;
+                    }
+                    let m = cand[p] & !b;
+                    cand[p] = m;
+                    dirty |= on;
+                    if single(m) {
+                        stack[top] = p as u8;
+                        top += 1;
+                    }
+                    m != 0
+                };
+                for j in (0..n).filter(|&j| j != k) {
+                    if !leave(r * n + j, 1 << r | 1 << (n + j), cand) {
+                        break 'run false;
+                    }
                 }
-                if *p & out != 0 {
-                    *p &= !out;
-                    changed = true;
+                for i in (0..n).filter(|&i| i != r) {
+                    if !leave(i * n + k, 1 << i | 1 << (n + k), cand) {
+                        break 'run false;
+                    }
                 }
             }
-        }
-        // A digit with one place left in a line goes there.
-        let mut taken = 0u128;
-        let mut hidden = [0u128; 12];
-        for (d, &p) in pos.iter().enumerate().skip(1) {
-            let open = p & !single;
-            if open == 0 {
-                continue;
+            if dirty == 0 {
+                break true;
             }
-            for &l in lines {
-                let m = p & l;
-                if m & (m - 1) == 0 && m & open != 0 {
-                    hidden[d] |= m;
+            // A digit with one place left in a line goes there.
+            while dirty != 0 {
+                let l = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let cell = |j: usize| if l < n { l * n + j } else { j * n + (l - n) };
+                let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
+                for j in 0..n {
+                    let m = cand[cell(j)];
+                    twice |= once & m;
+                    once |= m;
+                    if single(m) {
+                        placed |= m;
+                    }
+                }
+                if once != all {
+                    break 'run false;
+                }
+                let alone = once & !twice & !placed;
+                if alone == 0 {
+                    continue;
+                }
+                for j in 0..n {
+                    let x = cell(j);
+                    let hit = cand[x] & alone;
+                    if hit == 0 {
+                        continue;
+                    }
+                    if !single(hit) {
+                        break 'run false;
+                    }
+                    if hit != cand[x] {
+                        cand[x] = hit;
+                        dirty |= 1 << (x / n) | 1 << (n + x % n);
+                        stack[top] = x as u8;
+                        top += 1;
+                    }
                 }
             }
-            if taken & hidden[d] != 0 {
-                ok = false;
-                break 'fix;
-            }
-            taken |= hidden[d];
-        }
-        if taken != 0 {
-            for (p, h) in pos[1..].iter_mut().zip(&hidden[1..]) {
-                let out = taken & !h;
-                if *p & out != 0 {
-                    *p &= !out;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            // A digit with no place in a line: only now, as it never arises from a narrowing
-            // that leaves every cell a candidate without also emptying a cell.
-            if pos[1..].iter().any(|&p| lines.iter().any(|&l| p & l == 0)) {
-                ok = false;
-            }
-            break;
-        }
+        };
+        (self.top, self.dirty) = (top, dirty);
+        ok
     }
-    cand.fill(0);
-    for (d, &p) in pos.iter().enumerate().skip(1) {
-        let mut p = p;
-        while p != 0 {
-            cand[p.trailing_zeros() as usize] |= 1 << d;
-            p &= p - 1;
-        }
-    }
-    ok
 }
 
 /// `latin_fixpoint` by sweeps of `propagate_line` over every row and column.
+#[cfg(test)]
 fn sweep_lines(n: usize, cand: &mut [u16]) -> bool {
     let lines = shared_square_lines(n);
     loop {
@@ -523,7 +561,7 @@ mod tests {
         assert_eq!(full(4), 0b11110);
     }
 
-    /// The bit-board fixed point is the line sweeps' on partial squares of every size it takes:
+    /// The stack's fixed point is the line sweeps' on partial squares of every size it takes:
     /// givens of a random Latin square with some digits struck from open cells (fixed points
     /// short of and at a solved grid), and with a wrong digit struck or given (contradictions).
     #[test]
@@ -532,13 +570,11 @@ mod tests {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         let (mut solved, mut open, mut wrong) = (0, 0, 0);
         for i in 0..3000 {
-            let n = 1 + i % 11;
+            let n = 1 + i % 16;
             let square = crate::common::latin::random_latin_square(n, &mut rng);
             let share = rng.gen_range(0.0..0.7);
-            let mut cand: Vec<u16> = square
-                .iter()
-                .map(|&d| if rng.gen_bool(share) { 1 << d } else { full(n) })
-                .collect();
+            let mut cand: Vec<u16> =
+                square.iter().map(|&d| if rng.gen_bool(share) { 1 << d } else { full(n) }).collect();
             for c in 0..n * n {
                 if cand[c] != 1 << square[c] && rng.gen_bool(0.2) {
                     let d = rng.gen_range(1..=n);
