@@ -125,12 +125,12 @@ pub fn propagate_line(n: usize, line: &[usize], cand: &mut [u16], mut changed: i
 }
 
 /// The Latin rules (`propagate_line` on every row and column) to their fixed point over `cand`
-/// of an `n`×`n` square (n ≤ 16); false on a contradiction. The rules only remove candidates
-/// and each may fire in any order, so the fixed point is the one line sweeps reach. Here a
-/// placed digit leaves its row's and column's other cells as it is placed (a stack of cells
-/// placed and not yet spread), and only lines with a cell narrowed are searched for a digit with
-/// one place left: generators ask at every clue they try, and whole-line sweeps until nothing
-/// changed were half of an easy 6×6 Futoshiki run.
+/// of an `n`×`n` square (n ≤ 15: digit d is bit d of 16); false on a contradiction. The rules
+/// only remove candidates and each may fire in any order, so the fixed point is the one line
+/// sweeps reach. Here a placed digit leaves its row's and column's other cells as it is placed
+/// (a stack of cells placed and not yet spread), and only lines with a cell narrowed are searched
+/// for a digit with one place left: generators ask at every clue they try, and whole-line sweeps
+/// until nothing changed were half of an easy 6×6 Futoshiki run.
 pub fn latin_fixpoint(n: usize, cand: &mut [u16]) -> bool {
     LatinFix::new(n, cand).is_some_and(|mut fix| fix.run(cand))
 }
@@ -153,10 +153,10 @@ fn single(m: u16) -> bool {
 }
 
 impl LatinFix {
-    /// Everything to spread and search in `cand` (n ≤ 16); `None` when a cell is empty.
+    /// Everything to spread and search in `cand` (n ≤ 15); `None` when a cell is empty.
     pub fn new(n: usize, cand: &[u16]) -> Option<LatinFix> {
-        debug_assert!(n <= 16 && cand.len() == n * n);
-        let dirty = if n == 16 { u32::MAX } else { (1u32 << (2 * n)) - 1 };
+        debug_assert!(n <= 15 && cand.len() == n * n);
+        let dirty = (1u32 << (2 * n)) - 1;
         let mut fix = LatinFix { n, stack: [0; 256], top: 0, dirty };
         for (c, &m) in cand.iter().enumerate() {
             if m == 0 {
@@ -570,7 +570,7 @@ mod tests {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         let (mut solved, mut open, mut wrong) = (0, 0, 0);
         for i in 0..3000 {
-            let n = 1 + i % 16;
+            let n = 1 + i % 15;
             let square = crate::common::latin::random_latin_square(n, &mut rng);
             let share = rng.gen_range(0.0..0.7);
             let mut cand: Vec<u16> =
