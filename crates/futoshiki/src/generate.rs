@@ -8,7 +8,10 @@
 use crate::techniques::{Peak, Position};
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
-use pf_core::common::latin_count::{above, below, givens_until_solved, givens_until_unique, high, low};
+use pf_core::common::latin_count::{
+    above, below, fixpoint_answer, givens_until_solved, givens_until_solved_kept, givens_until_unique, high, low,
+    start, KeptFixpoint, LatinFix,
+};
 use pf_core::common::latin_grid::ladder_from_fixpoint;
 use pf_core::kind::Reject;
 use rand::seq::SliceRandom;
@@ -46,7 +49,12 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
     // puzzle.
     let with = |g: &[u8]| Futoshiki { size: n as u8, givens: g.to_vec(), less: marks.clone() };
     givens_until_unique(&solution, &mut givens, |g| solve::count_solutions(&with(g), 2), rng)?;
-    if params.max_level > 0 {
+    if (1..=2).contains(&params.max_level) {
+        // One fixed point narrowed by each given added, not one from the start for each.
+        let level_marks: &[(u8, u8)] = if params.max_level == 2 { &marks } else { &[] };
+        let mut easy = EasyFix::new(n, &givens, level_marks);
+        givens_until_solved_kept(&solution, &mut givens, &mut easy, rng)?;
+    } else if params.max_level > 0 {
         let level = params.max_level;
         givens_until_solved(&solution, &mut givens, |g| solves_within(&with(g), &solution, level), rng)?;
     }
@@ -164,48 +172,86 @@ fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
 /// `easy_fixpoint`, setting `used[k]` when mark `k` of `p.less` narrows a cell on the way (when
 /// `used` has room for it).
 fn easy_fixpoint_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> (bool, Vec<usize>) {
-    use pf_core::common::latin_count::{fixpoint_answer, start, LatinFix};
-    let n = p.size as usize;
-    let mut cand = start(n, &p.givens);
-    if level < 2 {
-        // The Latin rules alone.
-        let ok = pf_core::common::latin_count::latin_fixpoint(n, &mut cand);
-        return fixpoint_answer(ok, &cand);
+    let marks: &[(u8, u8)] = if level >= 2 { &p.less } else { &[] };
+    let mut easy = EasyFix::new(p.size as usize, &p.givens, marks);
+    easy.settle_noting(used);
+    easy.answer()
+}
+
+/// Levels 1 and 2's fixed point, kept: a given added afterwards narrows it and `settle` goes on
+/// from there, which reaches the fixed point of the puzzle with the given (the rules only remove
+/// candidates, so starting narrower than the start and wider than the fixed point changes
+/// nothing). The generator adds givens one at a time until the level solves the puzzle.
+struct EasyFix<'a> {
+    n: usize,
+    /// The marks whose bounds apply (none at level 1).
+    marks: &'a [(u8, u8)],
+    cand: Vec<u16>,
+    /// The Latin rules' state; none after a contradiction.
+    fix: Option<LatinFix>,
+}
+
+impl<'a> EasyFix<'a> {
+    fn new(n: usize, givens: &[u8], marks: &'a [(u8, u8)]) -> EasyFix<'a> {
+        let cand = start(n, givens);
+        let fix = LatinFix::new(n, &cand);
+        EasyFix { n, marks, cand, fix }
     }
-    let marks = &p.less;
-    // The Latin rules by the core's fixed point, kept between the marks' rounds: a mark's
-    // narrowing is spread from the cells it narrowed, not by sweeping every line again.
-    let Some(mut fix) = LatinFix::new(n, &cand) else { return fixpoint_answer(false, &cand) };
-    let mut ok = true;
-    'fix: loop {
-        if !fix.run(&mut cand) {
-            ok = false;
-            break;
-        }
-        let mut changed = false;
-        for (k, &(a, b)) in marks.iter().enumerate() {
-            let (a, b) = (a as usize, b as usize);
-            let (ca, cb) = (cand[a], cand[b]);
-            let na = ca & below(high(cb));
-            let nb = cb & above(low(ca), n);
-            if na == 0 || nb == 0 {
-                ok = false;
-                break 'fix;
+
+    /// The Latin rules (spread from the cells narrowed, not by sweeping every line again) and
+    /// each mark's bounds, until neither narrows a cell; `used[k]` set when mark `k` does.
+    fn settle_noting(&mut self, used: &mut [bool]) {
+        let (n, marks, cand) = (self.n, self.marks, &mut self.cand);
+        let Some(fix) = self.fix.as_mut() else { return };
+        let ok = 'fix: loop {
+            if !fix.run(cand) {
+                break false;
             }
-            if (na, nb) != (ca, cb) {
-                fix.narrow(&mut cand, a, na);
-                fix.narrow(&mut cand, b, nb);
-                changed = true;
-                if let Some(u) = used.get_mut(k) {
-                    *u = true;
+            let mut changed = false;
+            for (k, &(a, b)) in marks.iter().enumerate() {
+                let (a, b) = (a as usize, b as usize);
+                let (ca, cb) = (cand[a], cand[b]);
+                let na = ca & below(high(cb));
+                let nb = cb & above(low(ca), n);
+                if na == 0 || nb == 0 {
+                    break 'fix false;
+                }
+                if (na, nb) != (ca, cb) {
+                    fix.narrow(cand, a, na);
+                    fix.narrow(cand, b, nb);
+                    changed = true;
+                    if let Some(u) = used.get_mut(k) {
+                        *u = true;
+                    }
                 }
             }
-        }
-        if !changed {
-            break;
+            if !changed {
+                break true;
+            }
+        };
+        if !ok {
+            self.fix = None;
         }
     }
-    fixpoint_answer(ok, &cand)
+}
+
+impl KeptFixpoint for EasyFix<'_> {
+    fn settle(&mut self) {
+        self.settle_noting(&mut []);
+    }
+
+    fn give(&mut self, c: usize, d: u8) {
+        if let Some(fix) = self.fix.as_mut() {
+            let m = self.cand[c] & 1 << d;
+            if !fix.narrow(&mut self.cand, c, m) {
+                self.fix = None;
+            }
+        }
+    }
+
+    fn answer(&self) -> (bool, Vec<usize>) {
+        fixpoint_answer(self.fix.is_some(), &self.cand)
+    }
 }
 
 /// Level 3 (hills and valleys, naked and hidden pairs, and what is below) as a propagation to
@@ -374,6 +420,29 @@ mod tests {
             }
         });
         assert!(idle > 40 && busy > 1000, "{idle} idle, {busy} narrowing");
+    }
+
+    /// Levels 1 and 2's fixed point narrowed by givens added one at a time is the fixed point
+    /// from the start of the puzzle with them, at every step.
+    #[test]
+    fn a_kept_fixed_point_narrowed_by_a_given_is_the_one_from_the_start() {
+        let mut steps = 0;
+        taken_apart(14, 80, &[0, 1, 2], 2, |i, p, s| {
+            for level in [1u8, 2] {
+                let marks: &[(u8, u8)] = if level == 2 { &p.less } else { &[] };
+                let mut q = p.clone();
+                let mut easy = EasyFix::new(q.size as usize, &q.givens, marks);
+                easy.settle();
+                for c in (0..s.len()).filter(|&c| p.givens[c] == 0).step_by(3) {
+                    q.givens[c] = s[c];
+                    easy.give(c, s[c]);
+                    easy.settle();
+                    assert_eq!(easy.answer(), easy_fixpoint(&q, level), "puzzle {i}, level {level}, cell {c}");
+                    steps += 1;
+                }
+            }
+        });
+        assert!(steps > 1000, "{steps}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::techniques::{last_visible_out, visible_reaches, Position};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{
-    above, fixpoint_answer, givens_until_solved, givens_until_unique, latin_fixpoint, LatinFix,
+    above, fixpoint_answer, givens_until_solved, givens_until_solved_kept, givens_until_unique, KeptFixpoint, LatinFix,
 };
 use pf_core::common::latin_grid::ladder_from_fixpoint;
 use pf_core::kind::Reject;
@@ -34,7 +34,11 @@ pub fn generate(params: &SkyscrapersParams, rng: &mut Xoshiro256PlusPlus) -> Res
     if !(1..=3).contains(&params.max_level) {
         givens_until_unique(&solution, &mut givens, |g| solve::count_solutions(&with(g), 2), rng)?;
     }
-    if params.max_level > 0 {
+    if (1..=2).contains(&params.max_level) {
+        // One fixed point narrowed by each given added, not one from the start for each.
+        let mut easy = EasyFix::new(&with(&givens), params.max_level);
+        givens_until_solved_kept(&solution, &mut givens, &mut easy, rng)?;
+    } else if params.max_level > 0 {
         let level = params.max_level;
         givens_until_solved(&solution, &mut givens, |g| solves_within(&with(g), &solution, level), rng)?;
     }
@@ -127,96 +131,136 @@ fn ladder_from_start(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<
 /// ladder takes a third of a millisecond at 9×9, and the generator asks at every clue it
 /// removes. Every rule is sound, so a grid it fills is the one solution.
 fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
-    let n = p.size as usize;
-    // The clue lines as cell lists on the stack, in bytes: this runs once per clue the generator
-    // tries, and allocating them took as long as the propagation, and zeroing them as word lists
-    // a fifth of a level-1 run.
-    let mut clues = [(0u8, [0u8; MAX_N]); 4 * MAX_N];
-    let mut count = 0;
-    for i in (0..4 * n).filter(|&i| p.clues[i] != 0) {
-        clues[count].0 = p.clues[i];
-        for j in 0..n {
-            clues[count].1[j] = crate::clue_cell(n, i, j) as u8;
-        }
-        count += 1;
-    }
-    let clues = &clues[..count];
-    let mut cand = pf_core::common::latin_count::start(n, &p.givens);
-    // The static rules once: clue bounds, and clues of 1 and N.
-    for (c, cells) in clues {
-        let c = *c as usize;
-        for j in 0..c.saturating_sub(1) {
-            cand[cells[j] as usize] &= !above((n + j + 1 - c) as u32, n);
-        }
-        if c == 1 {
-            cand[cells[0] as usize] &= 1 << n;
-        }
-    }
-    // At level 1 the clues' rules are those above, once: the Latin rules alone finish.
-    if level < 2 {
-        let ok = latin_fixpoint(n, &mut cand);
-        return fixpoint_answer(ok, &cand);
-    }
-    let single = |m: u16| m.count_ones() == 1;
-    // Only what can have changed is looked at again: the Latin rules spread from the cells a
-    // clue's rule narrowed (the core's fixed point, kept between rounds), a clue when its line
-    // has more buildings placed than when it was last looked at (its rules read the placed
-    // heights alone). The rules only remove candidates, so the fixed point is the same whatever
-    // the order (a 6×6 level-2 run spent three quarters of its time in full sweeps).
-    let Some(mut fix) = LatinFix::new(n, &cand) else { return fixpoint_answer(false, &cand) };
-    let mut placed_then = [usize::MAX; 4 * MAX_N];
-    let mut ok = true;
-    'fix: loop {
-        if !fix.run(&mut cand) {
-            ok = false;
-            break;
-        }
-        let mut narrowed = false;
-        for (k, (c, cells)) in clues.iter().enumerate() {
-            let c = *c as usize;
-            let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
-            let mut buf = [0u8; MAX_N];
+    let mut easy = EasyFix::new(p, level);
+    easy.settle();
+    easy.answer()
+}
+
+/// `easy_fixpoint`'s propagation, kept: a given added afterwards narrows it and `settle` goes
+/// on from there, which reaches the fixed point of the puzzle with the given (the rules only
+/// remove candidates, so starting narrower than the start and wider than the fixed point
+/// changes nothing). The generator adds givens one at a time until the level solves the puzzle.
+struct EasyFix {
+    n: usize,
+    level: u8,
+    /// The clues and their lines (cells from the clue inward) as byte lists on the stack: this
+    /// is made once per clue the generator tries, and allocating them took as long as the
+    /// propagation, and zeroing them as word lists a fifth of a level-1 run.
+    clues: [(u8, [u8; MAX_N]); 4 * MAX_N],
+    count: usize,
+    cand: Vec<u16>,
+    /// The Latin rules' state; none after a contradiction.
+    fix: Option<LatinFix>,
+    /// Each clue's buildings placed when its rules last ran (they read the placed heights alone).
+    placed_then: [usize; 4 * MAX_N],
+}
+
+impl EasyFix {
+    fn new(p: &Skyscrapers, level: u8) -> EasyFix {
+        let n = p.size as usize;
+        let mut clues = [(0u8, [0u8; MAX_N]); 4 * MAX_N];
+        let mut count = 0;
+        for i in (0..4 * n).filter(|&i| p.clues[i] != 0) {
+            clues[count].0 = p.clues[i];
             for j in 0..n {
-                buf[j] = height(cells[j] as usize);
+                clues[count].1[j] = crate::clue_cell(n, i, j) as u8;
             }
-            let heights = &buf[..n];
-            // (A line with every building placed has no candidate left to remove.)
-            let placed = heights.iter().filter(|&&h| h != 0).count();
-            if placed == placed_then[k] || placed == n {
-                continue;
+            count += 1;
+        }
+        let mut cand = pf_core::common::latin_count::start(n, &p.givens);
+        // The static rules once: clue bounds, and clues of 1 and N.
+        for (c, cells) in &clues[..count] {
+            let c = *c as usize;
+            for j in 0..c.saturating_sub(1) {
+                cand[cells[j] as usize] &= !above((n + j + 1 - c) as u32, n);
             }
-            placed_then[k] = placed;
-            // Bounds with placed buildings (`visible_bounds`).
-            for (h, reach) in visible_reaches(heights, c) {
-                for x in cells[..reach].iter().map(|&x| x as usize) {
-                    if !single(cand[x]) && cand[x] >> h & 1 == 1 {
-                        let m = cand[x] & !(1 << h);
-                        fix.narrow(&mut cand, x, m);
-                        narrowed = true;
+            if c == 1 {
+                cand[cells[0] as usize] &= 1 << n;
+            }
+        }
+        let fix = LatinFix::new(n, &cand);
+        EasyFix { n, level, clues, count, cand, fix, placed_then: [usize::MAX; 4 * MAX_N] }
+    }
+}
+
+impl KeptFixpoint for EasyFix {
+    fn give(&mut self, c: usize, d: u8) {
+        if let Some(fix) = self.fix.as_mut() {
+            let m = self.cand[c] & 1 << d;
+            if !fix.narrow(&mut self.cand, c, m) {
+                self.fix = None;
+            }
+        }
+    }
+
+    /// To the fixed point. At level 1 the clues' rules are the static ones, applied at the
+    /// start: the Latin rules alone finish. At level 2 only what can have changed is looked at
+    /// again: the Latin rules spread from the cells a clue's rule narrowed, a clue when its line
+    /// has more buildings placed than when it was last looked at. The rules only remove
+    /// candidates, so the fixed point is the same whatever the order (a 6×6 level-2 run spent
+    /// three quarters of its time in full sweeps).
+    fn settle(&mut self) {
+        let (n, cand) = (self.n, &mut self.cand);
+        let Some(fix) = self.fix.as_mut() else { return };
+        let single = |m: u16| m.count_ones() == 1;
+        let ok = 'fix: loop {
+            if !fix.run(cand) {
+                break false;
+            }
+            if self.level < 2 {
+                break true;
+            }
+            let mut narrowed = false;
+            for (k, (c, cells)) in self.clues[..self.count].iter().enumerate() {
+                let c = *c as usize;
+                let height = |x: usize| if single(cand[x]) { cand[x].trailing_zeros() as u8 } else { 0 };
+                let mut buf = [0u8; MAX_N];
+                for j in 0..n {
+                    buf[j] = height(cells[j] as usize);
+                }
+                let heights = &buf[..n];
+                // (A line with every building placed has no candidate left to remove.)
+                let placed = heights.iter().filter(|&&h| h != 0).count();
+                if placed == self.placed_then[k] || placed == n {
+                    continue;
+                }
+                self.placed_then[k] = placed;
+                // Bounds with placed buildings (`visible_bounds`).
+                for (h, reach) in visible_reaches(heights, c) {
+                    for x in cells[..reach].iter().map(|&x| x as usize) {
+                        if !single(cand[x]) && cand[x] >> h & 1 == 1 {
+                            let m = cand[x] & !(1 << h);
+                            fix.narrow(cand, x, m);
+                            narrowed = true;
+                        }
                     }
                 }
-            }
-            // The last building to see (`last_visible`).
-            let first = cells[0] as usize;
-            if single(cand[first]) {
-                continue;
-            }
-            let out = last_visible_out(heights, c).unwrap_or(0) & cand[first];
-            if out != 0 {
-                let m = cand[first] & !out;
-                if !fix.narrow(&mut cand, first, m) {
-                    ok = false;
-                    break 'fix;
+                // The last building to see (`last_visible`).
+                let first = cells[0] as usize;
+                if single(cand[first]) {
+                    continue;
                 }
-                narrowed = true;
+                let out = last_visible_out(heights, c).unwrap_or(0) & cand[first];
+                if out != 0 {
+                    let m = cand[first] & !out;
+                    if !fix.narrow(cand, first, m) {
+                        break 'fix false;
+                    }
+                    narrowed = true;
+                }
             }
-        }
-        if !narrowed {
-            break;
+            if !narrowed {
+                break true;
+            }
+        };
+        if !ok {
+            self.fix = None;
         }
     }
-    let open: Vec<usize> = (0..n * n).filter(|&c| !single(cand[c])).collect();
-    (ok && open.is_empty(), open)
+
+    fn answer(&self) -> (bool, Vec<usize>) {
+        fixpoint_answer(self.fix.is_some(), &self.cand)
+    }
 }
 
 #[cfg(test)]
@@ -271,6 +315,34 @@ mod tests {
                 assert_eq!(solve::count_solutions(&q, 2).count, 2, "given {c} of {size}");
             }
         }
+    }
+
+    /// Levels 1 and 2's fixed point narrowed by givens added one at a time is the fixed point
+    /// from the start of the puzzle with them, at every step.
+    #[test]
+    fn a_kept_fixed_point_narrowed_by_a_given_is_the_one_from_the_start() {
+        let mut steps = 0;
+        taken_apart(
+            14,
+            60,
+            |i| 4 + (i % 4) as u8,
+            2,
+            |i, p, s| {
+                for level in [1u8, 2] {
+                    let mut q = p.clone();
+                    let mut easy = EasyFix::new(&q, level);
+                    easy.settle();
+                    for c in (0..s.len()).filter(|&c| p.givens[c] == 0).step_by(3) {
+                        q.givens[c] = s[c];
+                        easy.give(c, s[c]);
+                        easy.settle();
+                        assert_eq!(easy.answer(), easy_fixpoint(&q, level), "puzzle {i}, level {level}, cell {c}");
+                        steps += 1;
+                    }
+                }
+            },
+        );
+        assert!(steps > 1000, "{steps}");
     }
 
     #[test]

@@ -547,6 +547,38 @@ pub fn givens_until_solved(
     }
 }
 
+/// A kind's fixed point of its techniques up to a level, kept while givens are added: what
+/// `givens_until_solved_kept` narrows instead of starting over.
+pub trait KeptFixpoint {
+    /// Digit `d` given in cell `c` (`settle` spreads it).
+    fn give(&mut self, c: usize, d: u8);
+    /// To the fixed point.
+    fn settle(&mut self);
+    /// Whether the fixed point fills the grid, and the cells it leaves open.
+    fn answer(&self) -> (bool, Vec<usize>);
+}
+
+/// `givens_until_solved` with the techniques' fixed point kept between the givens it adds
+/// (`fix`, made from `givens`), the same givens drawn the same way: a fixed point narrowed by a
+/// given is the one from the start with it, when the rules only remove candidates.
+pub fn givens_until_solved_kept(
+    solution: &[u8],
+    givens: &mut [u8],
+    fix: &mut impl KeptFixpoint,
+    rng: &mut impl rand::Rng,
+) -> Result<(), Reject> {
+    fix.settle();
+    let (mut done, mut open) = fix.answer();
+    while !done {
+        let c = *open.choose(rng).ok_or(Reject::GeneratorFailed)?;
+        givens[c] = solution[c];
+        fix.give(c, solution[c]);
+        fix.settle();
+        (done, open) = fix.answer();
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
