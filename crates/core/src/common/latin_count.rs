@@ -169,6 +169,11 @@ impl LatinFix {
         Some(fix)
     }
 
+    /// The row and the column of cell `c`, as `dirty` bits.
+    fn lines_of(n: usize, c: usize) -> u32 {
+        1 << (c / n) | 1 << (n + c % n)
+    }
+
     fn push(&mut self, c: usize) {
         self.stack[self.top] = c as u8;
         self.top += 1;
@@ -180,7 +185,7 @@ impl LatinFix {
         let n = self.n;
         if m != cand[c] {
             cand[c] = m;
-            self.dirty |= 1 << (c / n) | 1 << (n + c % n);
+            self.dirty |= Self::lines_of(n, c);
             if single(m) && m != 0 {
                 self.push(c);
             }
@@ -261,7 +266,7 @@ impl LatinFix {
                     }
                     if hit != cand[x] {
                         cand[x] = hit;
-                        dirty |= 1 << (x / n) | 1 << (n + x % n);
+                        dirty |= Self::lines_of(n, x);
                         stack[top] = x as u8;
                         top += 1;
                     }
@@ -534,16 +539,29 @@ pub fn line_pairs(n: usize, line: &[usize], cand: &mut [u16]) -> bool {
 pub fn givens_until_solved(
     solution: &[u8],
     givens: &mut [u8],
-    mut solves: impl FnMut(&[u8]) -> (bool, Vec<usize>),
+    solves: impl FnMut(&[u8]) -> (bool, Vec<usize>),
     rng: &mut impl rand::Rng,
 ) -> Result<(), Reject> {
-    loop {
-        let (done, open) = solves(givens);
-        if done {
-            return Ok(());
-        }
-        let c = *open.choose(rng).ok_or(Reject::GeneratorFailed)?;
-        givens[c] = solution[c];
+    let mut fresh = FromTheStart { givens: givens.to_vec(), solves, answer: (false, Vec::new()) };
+    givens_until_solved_kept(solution, givens, &mut fresh, rng)
+}
+
+/// A `KeptFixpoint` that keeps nothing: `solves` asked of the whole puzzle again at each given.
+struct FromTheStart<F> {
+    givens: Vec<u8>,
+    solves: F,
+    answer: (bool, Vec<usize>),
+}
+
+impl<F: FnMut(&[u8]) -> (bool, Vec<usize>)> KeptFixpoint for FromTheStart<F> {
+    fn give(&mut self, c: usize, d: u8) {
+        self.givens[c] = d;
+    }
+    fn settle(&mut self) {
+        self.answer = (self.solves)(&self.givens);
+    }
+    fn answer(&self) -> (bool, Vec<usize>) {
+        self.answer.clone()
     }
 }
 
@@ -559,8 +577,9 @@ pub trait KeptFixpoint {
 }
 
 /// `givens_until_solved` with the techniques' fixed point kept between the givens it adds
-/// (`fix`, made from `givens`), the same givens drawn the same way: a fixed point narrowed by a
-/// given is the one from the start with it, when the rules only remove candidates.
+/// (`fix`, made from `givens`), the same givens drawn the same way (`givens_until_solved` is this
+/// with nothing kept): a fixed point narrowed by a given is the one from the start with it, when
+/// the rules only remove candidates.
 pub fn givens_until_solved_kept(
     solution: &[u8],
     givens: &mut [u8],
