@@ -220,15 +220,14 @@ impl LatinFix {
                     }
                     m != 0
                 };
-                for j in (0..n).filter(|&j| j != k) {
-                    if !leave(r * n + j, 1 << r | 1 << (n + j), cand) {
-                        break 'run false;
-                    }
-                }
-                for i in (0..n).filter(|&i| i != r) {
-                    if !leave(i * n + k, 1 << i | 1 << (n + k), cand) {
-                        break 'run false;
-                    }
+                // The cell itself is emptied while its digit leaves its lines, so that it is
+                // passed over with the cells that lack the digit (no test of the index).
+                cand[c] = 0;
+                let kept = (0..n).all(|j| leave(r * n + j, 1 << r | 1 << (n + j), cand))
+                    && (0..n).all(|i| leave(i * n + k, 1 << i | 1 << (n + k), cand));
+                cand[c] = b;
+                if !kept {
+                    break 'run false;
                 }
             }
             if dirty == 0 {
