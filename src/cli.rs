@@ -769,10 +769,11 @@ pub enum LibraryAction {
     Query {
         #[command(flatten)]
         select: Selection,
-        /// How many (the first ones added); required with --out.
+        /// How many (the first ones added); required with --out and --reserve.
         #[arg(long, value_name = "N")]
         count: Option<usize>,
-        /// `counts`: a table; `jsonl`: the puzzles' records; `ids`: their ids.
+        /// `counts`: a table; `jsonl`: the puzzles' records; `ids`: their ids (of the first
+        /// --count, or of every match without it).
         #[arg(long, value_enum, default_value = "counts")]
         format: QueryFormat,
         /// Write the puzzles as a book folder (manifest.json, puzzles.jsonl,

@@ -115,6 +115,9 @@ fn import_keeps_each_puzzle_once_and_queries_count_it() {
         })
         .collect();
     assert_eq!(used.lines().map(str::to_string).collect::<HashSet<_>>(), want);
+    // Without --count, every match (not the counts table).
+    let all = ok(d, &["library", "query", "--uses", "x_wing", "--format", "ids", "--library", "lib.sqlite"]);
+    assert_eq!(all, used);
     // --needs: used, and its level the hardest.
     for l in ok(
         d,
@@ -278,6 +281,31 @@ fn books_none_keeps_the_puzzles_in_the_library_only() {
         let said = ok(d, &["library", "import", "plain", "--library", &lib]);
         assert!(said.contains("300 puzzle(s) read") && said.contains(", 0 added"), "{step}: {said}");
     }
+}
+
+/// `library query --format ids|jsonl` without `--count` prints every match, a page at a time:
+/// more than a page here, each once, in the order `--count` takes them (the order added).
+#[test]
+fn a_query_without_a_count_prints_every_match_past_a_page() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    gen(d, "a", "1", "50", &[]);
+    synthetic(&d.join("a"), &d.join("big"), 5000);
+    ok(d, &["library", "import", "big", "--library", "lib.sqlite"]);
+    let ids = ok(d, &["library", "query", "--format", "ids", "--library", "lib.sqlite"]);
+    let ids: Vec<&str> = ids.lines().collect();
+    let want: HashSet<String> = (0..5000).map(|i| format!("sudoku-9-99-{i}")).collect();
+    assert_eq!(ids.len(), 5000);
+    assert_eq!(ids.iter().map(|s| s.to_string()).collect::<HashSet<_>>(), want);
+    let records = ok(d, &["library", "query", "--grade", "hard", "--format", "jsonl", "--library", "lib.sqlite"]);
+    let counted = ok(d, &["library", "query", "--grade", "hard", "--library", "lib.sqlite"]);
+    let total: usize = counted.lines().last().unwrap().split_whitespace().last().unwrap().parse().unwrap();
+    assert!(total > 0);
+    assert_eq!(records.lines().count(), total);
+    assert!(records.lines().all(|l| l.contains("\"grade\":\"hard\"")));
+    // The same order as --count takes them in.
+    let first = ok(d, &["library", "query", "--format", "ids", "--count", "4097", "--library", "lib.sqlite"]);
+    assert_eq!(first.lines().collect::<Vec<_>>(), &ids[..4097]);
 }
 
 /// A book folder of `n` records made from `src`'s, each with its own id and canonical key

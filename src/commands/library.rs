@@ -80,6 +80,24 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
                 return Ok(ExitCode::SUCCESS);
             }
             let mut stdout = std::io::stdout().lock();
+            // The records or ids of every match (no --count), a page at a time.
+            fn line(x: &Picked, format: QueryFormat) -> &str {
+                if format == QueryFormat::Ids {
+                    &x.id
+                } else {
+                    &x.record
+                }
+            }
+            if picked.is_none() && format != QueryFormat::Counts {
+                lib.select_all(&filter, |page| {
+                    for x in page {
+                        writeln!(stdout, "{}", line(x, format))?;
+                    }
+                    Ok(())
+                })?;
+                stdout.flush()?;
+                return Ok(ExitCode::SUCCESS);
+            }
             match (format, picked) {
                 (QueryFormat::Jsonl, Some(p)) => {
                     for x in &p {

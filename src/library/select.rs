@@ -217,13 +217,27 @@ impl Packs {
 }
 
 fn pick(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>) -> Result<Vec<Picked>> {
+    pick_after(db, f, n, book, 0)
+}
+
+/// `pick`, of the puzzles added after the one numbered `after` (a puzzle's `row`).
+fn pick_after(db: &mut dyn Db, f: &Filter, n: usize, book: Option<i64>, after: i64) -> Result<Vec<Picked>> {
     let boards = f.boards(db)?;
     let (clause, mut params) = f.clause(boards.as_deref(), book);
+    params.push(Val::Int(after));
+    let after = params.len();
     params.push(Val::Int(n as i64));
-    let sql = format!("SELECT {PICKED} FROM {PICKED_FROM} WHERE {clause} ORDER BY p.id LIMIT ?{}", params.len());
+    let sql = format!(
+        "SELECT {PICKED} FROM {PICKED_FROM} WHERE {clause} AND p.id > ?{after} ORDER BY p.id LIMIT ?{}",
+        params.len()
+    );
     let mut packs = Packs::default();
     db.rows(&sql, &params)?.iter().map(|r| Picked::of(r, &mut packs, db)).collect()
 }
+
+/// Puzzles a page of `Library::select_all` holds: a few megabytes of records at a time, however
+/// large the selection.
+const PAGE: usize = 4096;
 
 /// A line of `Library::stats`: kind, shape, grade, puzzles, how many of them a book holds.
 pub type Stat = (String, String, String, i64, i64);
@@ -260,6 +274,21 @@ impl Library {
     /// The first `n` puzzles of the selection (the order they were added), not reserved.
     pub fn select(&mut self, f: &Filter, n: usize) -> Result<Vec<Picked>> {
         pick(self.db.as_mut(), f, n, None)
+    }
+
+    /// Every puzzle of the selection, in the order they were added, handed to `each` a page at
+    /// a time (a selection of millions is never held whole).
+    pub fn select_all(&mut self, f: &Filter, mut each: impl FnMut(&[Picked]) -> Result<()>) -> Result<()> {
+        let mut after = 0;
+        loop {
+            let page = pick_after(self.db.as_mut(), f, PAGE, None, after)?;
+            let Some(last) = page.last() else { return Ok(()) };
+            after = last.row;
+            each(&page)?;
+            if page.len() < PAGE {
+                return Ok(());
+            }
+        }
     }
 
     /// Record `book`'s puzzles as used by it, in one transaction: per section of the book, a
