@@ -9,8 +9,8 @@ use crate::techniques::{Peak, Position};
 use crate::{solve, Futoshiki, FutoshikiParams, Grid};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{
-    above, below, fixpoint_answer, givens_until_solved, givens_until_solved_kept, givens_until_unique, high, low,
-    start, KeptFixpoint, LatinFix,
+    above, below, fixpoint_answer, fixpoint_solved, givens_until_solved, givens_until_solved_kept, givens_until_unique,
+    high, low, start, KeptFixpoint, LatinFix,
 };
 use pf_core::common::latin_grid::ladder_from_fixpoint;
 use pf_core::kind::Reject;
@@ -76,7 +76,7 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
         for clue in clues {
             if let Clue::Given(c) = clue {
                 p.givens[c] = 0;
-                if !easy_fixpoint(&p, 1).0 {
+                if !easy_solves(&p, 1) {
                     p.givens[c] = solution[c];
                 }
             }
@@ -116,7 +116,7 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
         trial.less = marks_kept(&all, &keep);
         if params.max_level > 0 {
             // The techniques up to the level still solve it (so it is unique), or it stays.
-            if solves_within(&trial, &solution, params.max_level).0 {
+            if solves(&trial, &solution, params.max_level) {
                 p.givens = trial.givens;
             } else if let Clue::Mark(i) = clue {
                 keep[i] = true;
@@ -155,7 +155,7 @@ pub fn generate(params: &FutoshikiParams, rng: &mut Xoshiro256PlusPlus) -> Resul
 /// only removes candidates), so what a lower level solves, this one does: a higher level first
 /// asks the cheaper check below it (most clues the generator tries leave an easier puzzle).
 fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>) {
-    let easier = |below: u8| solves_within(p, solution, below).0;
+    let easier = |below: u8| solves(p, solution, below);
     match level {
         0..=2 => easy_fixpoint(p, level),
         3 if easier(2) => (true, Vec::new()),
@@ -165,22 +165,41 @@ fn solves_within(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<usize>
     }
 }
 
+/// `solves_within`'s first half alone (levels 1 and 2 without listing the open cells).
+fn solves(p: &Futoshiki, solution: &[u8], level: u8) -> bool {
+    match level {
+        0..=2 => easy_solves(p, level),
+        _ => solves_within(p, solution, level).0,
+    }
+}
+
 /// Levels 1 and 2 (singles; singles and mark bounds) as a propagation to their fixed point:
 /// the Latin rules over every line and, at level 2, each mark's bounds, until neither narrows a
 /// cell. The same fixed point as the counter's propagation (without marks for level 1) and the
 /// ladder's, on the stack: the generator asks at every clue it tries, and building a board
 /// each time took longer than propagating.
 fn easy_fixpoint(p: &Futoshiki, level: u8) -> (bool, Vec<usize>) {
-    easy_fixpoint_noting(p, level, &mut [])
+    easy_settled(p, level, &mut []).answer()
 }
 
-/// `easy_fixpoint`, setting `used[k]` when mark `k` of `p.less` narrows a cell on the way (when
+/// `easy_fixpoint`'s first half alone.
+fn easy_solves(p: &Futoshiki, level: u8) -> bool {
+    easy_solves_noting(p, level, &mut [])
+}
+
+/// `easy_solves`, setting `used[k]` when mark `k` of `p.less` narrows a cell on the way (when
 /// `used` has room for it).
-fn easy_fixpoint_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> (bool, Vec<usize>) {
+fn easy_solves_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> bool {
+    let easy = easy_settled(p, level, used);
+    fixpoint_solved(easy.fix.is_some(), &easy.cand)
+}
+
+/// The level's fixed point of `p` (`used` as `easy_solves_noting` sets it).
+fn easy_settled<'a>(p: &'a Futoshiki, level: u8, used: &mut [bool]) -> EasyFix<'a> {
     let marks: &[(u8, u8)] = if level >= 2 { &p.less } else { &[] };
     let mut easy = EasyFix::new(p.size as usize, &p.givens, marks);
     easy.settle_noting(used);
-    easy.answer()
+    easy
 }
 
 /// Levels 1 and 2's fixed point, kept: a given added afterwards narrows it and `settle` goes on
@@ -306,7 +325,7 @@ fn ladder_from_start(p: &Futoshiki, solution: &[u8], level: u8) -> (bool, Vec<us
 fn idle_marks(givens: &[u8], all: &[(u8, u8)], keep: &[bool], n: usize) -> (bool, Vec<bool>) {
     let p = Futoshiki { size: n as u8, givens: givens.to_vec(), less: marks_kept(all, keep) };
     let mut used = vec![false; p.less.len()];
-    let solved = easy_fixpoint_noting(&p, 2, &mut used).0;
+    let solved = easy_solves_noting(&p, 2, &mut used);
     let mut used = used.into_iter();
     let idle = keep.iter().map(|&k| k && !used.next().expect("a flag per kept mark")).collect();
     (solved, idle)

@@ -11,7 +11,8 @@ use crate::techniques::{last_visible_out, visible_reaches, Position};
 use crate::{clues_of, Grid, Skyscrapers, SkyscrapersParams};
 use pf_core::common::latin::random_latin_square;
 use pf_core::common::latin_count::{
-    above, fixpoint_answer, givens_until_solved, givens_until_solved_kept, givens_until_unique, KeptFixpoint, LatinFix,
+    above, fixpoint_answer, fixpoint_solved, givens_until_solved, givens_until_solved_kept, givens_until_unique,
+    KeptFixpoint, LatinFix,
 };
 use pf_core::common::latin_grid::ladder_from_fixpoint;
 use pf_core::kind::Reject;
@@ -50,7 +51,7 @@ pub fn generate(params: &SkyscrapersParams, rng: &mut Xoshiro256PlusPlus) -> Res
         let mut trial = p.clone();
         trial.givens[c] = 0;
         let gone = if params.max_level > 0 {
-            solves_within(&trial, &solution, params.max_level).0
+            solves(&trial, &solution, params.max_level)
         } else {
             let board = Board::new(&trial);
             let mut cand = board.start(&trial.givens);
@@ -70,7 +71,7 @@ pub fn generate(params: &SkyscrapersParams, rng: &mut Xoshiro256PlusPlus) -> Res
         let mut trial = p.clone();
         trial.clues[i] = 0;
         let gone = if params.max_level > 0 {
-            solves_within(&trial, &solution, params.max_level).0
+            solves(&trial, &solution, params.max_level)
         } else {
             let board = Board::breaking(&p, i);
             no_solution(&board, board.start(&p.givens))
@@ -95,6 +96,18 @@ pub(crate) fn solves_within(p: &Skyscrapers, solution: &[u8], level: u8) -> (boo
         0..=2 => easy_fixpoint(p, level),
         3 => sequences_fixpoint(p),
         _ => ladder_within(p, solution, level),
+    }
+}
+
+/// `solves_within`'s first half alone (levels 1 and 2 without listing the open cells).
+fn solves(p: &Skyscrapers, solution: &[u8], level: u8) -> bool {
+    match level {
+        0..=2 => {
+            let mut easy = EasyFix::new(p, level);
+            easy.settle();
+            fixpoint_solved(easy.fix.is_some(), &easy.cand)
+        }
+        _ => solves_within(p, solution, level).0,
     }
 }
 

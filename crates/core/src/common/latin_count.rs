@@ -455,6 +455,13 @@ pub fn fixpoint_answer(ok: bool, cand: &[u16]) -> (bool, Vec<usize>) {
     (ok && open.is_empty(), open)
 }
 
+/// `fixpoint_answer`'s first half alone, without listing the open cells: what a generator
+/// removing clues asks (the list was a twentieth of a level-1 run, most of it growing vectors
+/// for the checks that fail).
+pub fn fixpoint_solved(ok: bool, cand: &[u16]) -> bool {
+    ok && cand.iter().all(|&m| m.count_ones() == 1)
+}
+
 /// `pairs_fixpoint`'s fixed point itself: false on a contradiction, and the candidates.
 pub fn pairs_fixpoint_candidates<P: Propagate>(
     rules: &P,
