@@ -190,8 +190,7 @@ fn easy_solves(p: &Futoshiki, level: u8) -> bool {
 /// `easy_solves`, setting `used[k]` when mark `k` of `p.less` narrows a cell on the way (when
 /// `used` has room for it).
 fn easy_solves_noting(p: &Futoshiki, level: u8, used: &mut [bool]) -> bool {
-    let easy = easy_settled(p, level, used);
-    fixpoint_solved(easy.fix.is_some(), &easy.cand)
+    easy_settled(p, level, used).solved()
 }
 
 /// The level's fixed point of `p` (`used` as `easy_solves_noting` sets it).
@@ -220,6 +219,11 @@ impl<'a> EasyFix<'a> {
         let cand = start(n, givens);
         let fix = LatinFix::new(n, &cand);
         EasyFix { n, marks, cand, fix }
+    }
+
+    /// `answer`'s first half alone, without listing the open cells.
+    fn solved(&self) -> bool {
+        fixpoint_solved(self.fix.is_some(), &self.cand)
     }
 
     /// The Latin rules (spread from the cells narrowed, not by sweeping every line again) and

@@ -102,11 +102,7 @@ pub(crate) fn solves_within(p: &Skyscrapers, solution: &[u8], level: u8) -> (boo
 /// `solves_within`'s first half alone (levels 1 and 2 without listing the open cells).
 fn solves(p: &Skyscrapers, solution: &[u8], level: u8) -> bool {
     match level {
-        0..=2 => {
-            let mut easy = EasyFix::new(p, level);
-            easy.settle();
-            fixpoint_solved(easy.fix.is_some(), &easy.cand)
-        }
+        0..=2 => easy_settled(p, level).solved(),
         _ => solves_within(p, solution, level).0,
     }
 }
@@ -144,9 +140,14 @@ fn ladder_from_start(p: &Skyscrapers, solution: &[u8], level: u8) -> (bool, Vec<
 /// ladder takes a third of a millisecond at 9×9, and the generator asks at every clue it
 /// removes. Every rule is sound, so a grid it fills is the one solution.
 fn easy_fixpoint(p: &Skyscrapers, level: u8) -> (bool, Vec<usize>) {
+    easy_settled(p, level).answer()
+}
+
+/// The level's fixed point of `p`.
+fn easy_settled(p: &Skyscrapers, level: u8) -> EasyFix {
     let mut easy = EasyFix::new(p, level);
     easy.settle();
-    easy.answer()
+    easy
 }
 
 /// `easy_fixpoint`'s propagation, kept: a given added afterwards narrows it and `settle` goes
@@ -193,6 +194,11 @@ impl EasyFix {
         }
         let fix = LatinFix::new(n, &cand);
         EasyFix { n, level, clues, count, cand, fix, placed_then: [usize::MAX; 4 * MAX_N] }
+    }
+
+    /// `answer`'s first half alone, without listing the open cells.
+    fn solved(&self) -> bool {
+        fixpoint_solved(self.fix.is_some(), &self.cand)
     }
 }
 
