@@ -12,7 +12,7 @@ use crate::library::{self, Library};
 use crate::rate::Technique;
 use anyhow::{Context as _, Result};
 use serde_json::json;
-use std::io::Write as _;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -80,34 +80,11 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
                 return Ok(ExitCode::SUCCESS);
             }
             let mut stdout = std::io::stdout().lock();
-            // The records or ids of every match (no --count), a page at a time.
-            fn line(x: &Picked, format: QueryFormat) -> &str {
-                if format == QueryFormat::Ids {
-                    &x.id
-                } else {
-                    &x.record
-                }
-            }
-            if picked.is_none() && format != QueryFormat::Counts {
-                lib.select_all(&filter, |page| {
-                    for x in page {
-                        writeln!(stdout, "{}", line(x, format))?;
-                    }
-                    Ok(())
-                })?;
-                stdout.flush()?;
-                return Ok(ExitCode::SUCCESS);
-            }
             match (format, picked) {
-                (QueryFormat::Jsonl, Some(p)) => {
-                    for x in &p {
-                        writeln!(stdout, "{}", x.record)?;
-                    }
-                }
-                (QueryFormat::Ids, Some(p)) => {
-                    for x in &p {
-                        writeln!(stdout, "{}", x.id)?;
-                    }
+                (QueryFormat::Jsonl | QueryFormat::Ids, Some(p)) => lines(&mut stdout, &p, format)?,
+                // Every match (no --count), a page at a time.
+                (QueryFormat::Jsonl | QueryFormat::Ids, None) => {
+                    lib.select_all(&filter, |page| Ok(lines(&mut stdout, page, format)?))?
                 }
                 (QueryFormat::Counts, Some(p)) => {
                     writeln!(
@@ -117,7 +94,7 @@ pub fn run(action: LibraryAction, kind: KindId, quiet: bool) -> Result<ExitCode>
                         reserve.unwrap_or_default()
                     )?;
                 }
-                (_, None) => {
+                (QueryFormat::Counts, None) => {
                     let counts = lib.count(&filter)?;
                     writeln!(stdout, "{:<15} {:<8} {:<8} {:>10}", "kind", "shape", "grade", "puzzles")?;
                     for c in &counts {
@@ -367,4 +344,12 @@ pub fn write_folder(
         &json!({"program": "puzzle-factory", "library query": what, "finished": {"code": 0}}),
     )?;
     out.commit(&sealed)
+}
+
+/// The puzzles' records (`--format jsonl`) or ids (`--format ids`), a line each.
+fn lines(out: &mut impl Write, page: &[Picked], format: QueryFormat) -> std::io::Result<()> {
+    for x in page {
+        writeln!(out, "{}", if format == QueryFormat::Ids { &x.id } else { &x.record })?;
+    }
+    Ok(())
 }
